@@ -1,0 +1,247 @@
+#pragma once
+
+// free_list<T, C>: the time-exclusive list of free blocks of Schneider & Linnert (§5, Fig. 2
+// left). The time line from the origin to forever is cut into maximal blocks, each with one
+// free capacity; no two neighbours have the same capacity. Blocks are kept in a
+// Boost.Intrusive red-black tree keyed by their begin, so the block in force at t is found in
+// O(log n); the blocks themselves come from a node pool, not one heap allocation each.
+//
+// Costs, with n blocks and k blocks touched: free_at O(log n); min_free, reserve and release
+// O(log n + k); earliest_fit O(log n + scanned blocks), scanning as Fig. 3 does.
+
+#include <algorithm>
+#include <boost/intrusive/set.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/availability/detail/node_pool.hpp"
+#include "leasehold/core/capacity.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/core/free_block.hpp"
+#include "leasehold/core/request.hpp"
+#include "leasehold/core/time.hpp"
+
+namespace leasehold {
+
+template <time_value T = std::int64_t, capacity_value C = std::int64_t>
+class free_list {
+ public:
+  using time_type = T;
+  using capacity_type = C;
+  using request_type = request<T, C>;
+  using block_type = free_block<T, C>;
+
+  explicit free_list(C total, T origin = 0) : total_(total) {
+    detail::check_total(total);
+    if (origin == forever<T>)
+      throw invalid_request(detail::describe("free_list: origin ", origin, " leaves no time"));
+    blocks_.insert_before(blocks_.end(), *pool_.create(origin, total));
+  }
+
+  free_list(const free_list& other) : total_(other.total_) {
+    try {
+      for (const node& n : other.blocks_) blocks_.push_back(*pool_.create(n.begin, n.free));
+    } catch (...) {
+      clear();
+      throw;
+    }
+  }
+
+  free_list(free_list&& other) noexcept
+      : total_(other.total_), pool_(std::move(other.pool_)), blocks_(std::move(other.blocks_)) {}
+
+  free_list& operator=(const free_list& other) {
+    if (this != &other) free_list(other).swap(*this);
+    return *this;
+  }
+
+  free_list& operator=(free_list&& other) noexcept {
+    free_list(std::move(other)).swap(*this);
+    return *this;
+  }
+
+  ~free_list() { clear(); }
+
+  void swap(free_list& other) noexcept {
+    using std::swap;
+    swap(total_, other.total_);
+    pool_.swap(other.pool_);
+    blocks_.swap(other.blocks_);
+  }
+
+  [[nodiscard]] C total() const noexcept { return total_; }
+  [[nodiscard]] T origin() const noexcept { return blocks_.begin()->begin; }
+
+  [[nodiscard]] C free_at(T t) const {
+    detail::check_time("free_at", t, origin());
+    return block_at(t)->free;
+  }
+
+  [[nodiscard]] C min_free(interval<T> span) const {
+    detail::check_span("min_free", span, origin());
+    C lowest = total_;
+    for (auto it = block_at(span.begin); it != blocks_.end() && it->begin < span.end; ++it)
+      lowest = elementwise_min(lowest, it->free);
+    return lowest;
+  }
+
+  // Schneider & Linnert, Fig. 3: take the first block with enough capacity, extend the
+  // candidate across adjacent blocks until it is long enough, and restart after the first
+  // block that is too small. Blocks never leave gaps here, so "adjacent" always holds.
+  [[nodiscard]] std::optional<T> earliest_fit(const request_type& r) const {
+    const auto starts = detail::check_request(r, total_, origin());
+    if (starts.empty()) return std::nullopt;
+    auto it = block_at(starts.first);
+    T candidate = starts.first;
+    while (true) {
+      while (!fits(r.amount, it->free)) {
+        if (++it == blocks_.end()) return std::nullopt;
+        candidate = it->begin;
+      }
+      if (candidate > starts.last) return std::nullopt;
+      const T needed_end = static_cast<T>(candidate + r.duration);  // <= window.end
+      auto scan = it;
+      while (end_of(scan) < needed_end) {
+        ++scan;  // end_of(last block) is forever, so scan stays valid
+        if (!fits(r.amount, scan->free)) break;
+      }
+      if (end_of(scan) >= needed_end && fits(r.amount, scan->free)) return candidate;
+      it = scan;  // the blocker; the next candidate begins after it
+    }
+  }
+
+  void reserve(interval<T> span, C amount) {
+    detail::check_span("reserve", span, origin());
+    detail::check_amount("reserve", amount, total_);
+    for (auto it = block_at(span.begin); it != blocks_.end() && it->begin < span.end; ++it)
+      if (!fits(amount, it->free))
+        throw insufficient_capacity(detail::describe("reserve ", amount, " over ", span, ": only ",
+                                                     it->free, " free at ",
+                                                     std::max(it->begin, span.begin)));
+    change_over(span, [&amount](C& free) { free -= amount; });
+  }
+
+  void release(interval<T> span, C amount) {
+    detail::check_span("release", span, origin());
+    detail::check_amount("release", amount, total_);
+    for (auto it = block_at(span.begin); it != blocks_.end() && it->begin < span.end; ++it)
+      if (!fits(amount, total_ - it->free))
+        throw invalid_release(detail::describe("release ", amount, " over ", span, ": only ",
+                                               total_ - it->free, " booked at ",
+                                               std::max(it->begin, span.begin)));
+    change_over(span, [&amount](C& free) { free += amount; });
+  }
+
+  // Forgets every block that ends by t and cuts the one in force at t, so the structure
+  // only ever holds the future.
+  void advance_to(T t) {
+    detail::check_advance(t, origin());
+    auto keep = mutable_block_at(t);
+    blocks_.erase_and_dispose(blocks_.begin(), keep, disposer{&pool_});
+    keep->begin = t;  // still the smallest key: the order is unchanged
+  }
+
+  [[nodiscard]] std::vector<block_type> free_blocks() const {
+    std::vector<block_type> blocks;
+    blocks.reserve(blocks_.size());
+    for (auto it = blocks_.begin(); it != blocks_.end(); ++it)
+      blocks.push_back({{it->begin, end_of(it)}, it->free});
+    return blocks;
+  }
+
+  [[nodiscard]] std::size_t block_count() const noexcept { return blocks_.size(); }
+
+  // Bytes held by the structure, pool slack included.
+  [[nodiscard]] std::size_t memory_usage() const noexcept {
+    return sizeof(*this) + pool_.capacity() * pool_.node_size();
+  }
+
+  // Checks every invariant; throws invariant_violation naming the first one broken.
+  void validate() const {
+    if (blocks_.empty()) throw invariant_violation("free_list: no blocks");
+    if (pool_.live() != blocks_.size())
+      throw invariant_violation("free_list: pool and tree disagree on the block count");
+    auto previous = blocks_.end();
+    for (auto it = blocks_.begin(); it != blocks_.end(); previous = it++) {
+      if (!is_nonnegative(it->free) || !fits(it->free, total_))
+        throw invariant_violation(detail::describe("free_list: free ", it->free, " at ", it->begin,
+                                                   " outside [0, total]"));
+      if (previous != blocks_.end() && !(previous->begin < it->begin))
+        throw invariant_violation("free_list: blocks out of order");
+      if (previous != blocks_.end() && previous->free == it->free)
+        throw invariant_violation(detail::describe("free_list: blocks at ", previous->begin,
+                                                   " and ", it->begin, " should be merged"));
+    }
+  }
+
+ private:
+  struct node : boost::intrusive::set_base_hook<
+                    boost::intrusive::optimize_size<true>,
+                    boost::intrusive::link_mode<boost::intrusive::normal_link>> {
+    node(T b, C f) : begin(b), free(f) {}
+    T begin;  // the block's end is the next block's begin, or forever
+    C free;
+  };
+
+  struct begin_of {
+    using type = T;
+    const T& operator()(const node& n) const noexcept { return n.begin; }
+  };
+
+  using block_set = boost::intrusive::set<node, boost::intrusive::key_of_value<begin_of>,
+                                          boost::intrusive::constant_time_size<true>>;
+  using iterator = typename block_set::iterator;
+  using const_iterator = typename block_set::const_iterator;
+
+  struct disposer {
+    detail::node_pool<node>* pool;
+    void operator()(node* n) const noexcept { pool->destroy(n); }
+  };
+
+  // The block in force at t; t >= origin().
+  [[nodiscard]] const_iterator block_at(T t) const { return std::prev(blocks_.upper_bound(t)); }
+  [[nodiscard]] iterator mutable_block_at(T t) { return std::prev(blocks_.upper_bound(t)); }
+
+  [[nodiscard]] T end_of(const_iterator it) const {
+    const auto next = std::next(it);
+    return next == blocks_.end() ? forever<T> : next->begin;
+  }
+
+  // Makes span.begin and span.end block boundaries, applies `change` to every block in the
+  // span, then merges the two boundaries with their left neighbours where they became equal.
+  // Interior neighbours change by the same amount, so they stay distinct. Both split nodes
+  // are reserved before anything changes: from there on nothing can throw.
+  template <class Change>
+  void change_over(interval<T> span, Change change) {
+    pool_.reserve_nodes(2);
+    split_at(span.begin);
+    if (span.end != forever<T>) split_at(span.end);
+    for (auto it = blocks_.find(span.begin); it != blocks_.end() && it->begin < span.end; ++it)
+      change(it->free);
+    if (span.end != forever<T>) merge_with_left(blocks_.find(span.end));
+    merge_with_left(blocks_.find(span.begin));
+  }
+
+  void split_at(T t) noexcept {
+    auto it = mutable_block_at(t);
+    if (it->begin == t) return;
+    blocks_.insert_before(std::next(it), *pool_.create(t, it->free));
+  }
+
+  void merge_with_left(iterator it) noexcept {
+    if (it == blocks_.begin() || it == blocks_.end()) return;
+    if (std::prev(it)->free == it->free) blocks_.erase_and_dispose(it, disposer{&pool_});
+  }
+
+  void clear() noexcept { blocks_.clear_and_dispose(disposer{&pool_}); }
+
+  C total_;
+  detail::node_pool<node> pool_;  // declared before blocks_: outlives the tree's links
+  block_set blocks_;
+};
+
+}  // namespace leasehold

@@ -1,0 +1,167 @@
+#pragma once
+
+// reference<T, C>: the brute-force oracle. The profile is a sorted vector of change points
+// (time, free capacity from that time on); every operation is the most direct reading of
+// DESIGN.md's semantics, with no cleverness to get wrong. The conformance suite checks every
+// other backend against it, answer for answer. Slow by design: O(n) updates, and
+// earliest_fit tries every candidate start in turn.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/core/capacity.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/core/free_block.hpp"
+#include "leasehold/core/request.hpp"
+#include "leasehold/core/time.hpp"
+
+namespace leasehold {
+
+template <time_value T = std::int64_t, capacity_value C = std::int64_t>
+class reference {
+ public:
+  using time_type = T;
+  using capacity_type = C;
+  using request_type = request<T, C>;
+  using block_type = free_block<T, C>;
+
+  explicit reference(C total, T origin = 0) : total_(total) {
+    detail::check_total(total);
+    if (origin == forever<T>)
+      throw invalid_request(detail::describe("reference: origin ", origin, " leaves no time"));
+    points_.push_back({origin, total});
+  }
+
+  [[nodiscard]] C total() const noexcept { return total_; }
+  [[nodiscard]] T origin() const noexcept { return points_.front().at; }
+
+  [[nodiscard]] C free_at(T t) const {
+    detail::check_time("free_at", t, origin());
+    return points_[index_of(t)].free;
+  }
+
+  [[nodiscard]] C min_free(interval<T> span) const {
+    detail::check_span("min_free", span, origin());
+    C lowest = total_;
+    for (std::size_t i = index_of(span.begin); i < points_.size() && points_[i].at < span.end; ++i)
+      lowest = elementwise_min(lowest, points_[i].free);
+    return lowest;
+  }
+
+  // Tries every candidate start in time order: the clamped window begin, then every change
+  // point after it (a fit can only begin where the free capacity rises, or at the window).
+  [[nodiscard]] std::optional<T> earliest_fit(const request_type& r) const {
+    const auto starts = detail::check_request(r, total_, origin());
+    std::vector<T> candidates{starts.first};
+    for (const point& p : points_)
+      if (p.at > starts.first) candidates.push_back(p.at);
+    for (T s : candidates) {
+      if (s > starts.last) break;
+      if (fits(r.amount, min_free({s, static_cast<T>(s + r.duration)}))) return s;
+    }
+    return std::nullopt;
+  }
+
+  void reserve(interval<T> span, C amount) {
+    detail::check_span("reserve", span, origin());
+    detail::check_amount("reserve", amount, total_);
+    for (std::size_t i = index_of(span.begin); i < points_.size() && points_[i].at < span.end; ++i)
+      if (!fits(amount, points_[i].free))
+        throw insufficient_capacity(detail::describe("reserve ", amount, " over ", span, ": only ",
+                                                     points_[i].free, " free at ",
+                                                     std::max(points_[i].at, span.begin)));
+    std::vector<point> next = points_;
+    add_over(next, span, [&](C& free) { free -= amount; });
+    points_ = std::move(next);
+  }
+
+  void release(interval<T> span, C amount) {
+    detail::check_span("release", span, origin());
+    detail::check_amount("release", amount, total_);
+    for (std::size_t i = index_of(span.begin); i < points_.size() && points_[i].at < span.end; ++i)
+      if (!fits(amount, total_ - points_[i].free))
+        throw invalid_release(detail::describe("release ", amount, " over ", span, ": only ",
+                                               total_ - points_[i].free, " booked at ",
+                                               std::max(points_[i].at, span.begin)));
+    std::vector<point> next = points_;
+    add_over(next, span, [&](C& free) { free += amount; });
+    points_ = std::move(next);
+  }
+
+  void advance_to(T t) {
+    detail::check_advance(t, origin());
+    const std::size_t i = index_of(t);
+    std::vector<point> next(points_.begin() + static_cast<std::ptrdiff_t>(i), points_.end());
+    next.front().at = t;
+    points_ = std::move(next);
+  }
+
+  [[nodiscard]] std::vector<block_type> free_blocks() const {
+    std::vector<block_type> blocks;
+    blocks.reserve(points_.size());
+    for (std::size_t i = 0; i < points_.size(); ++i)
+      blocks.push_back({{points_[i].at, end_of(i)}, points_[i].free});
+    return blocks;
+  }
+
+  [[nodiscard]] std::size_t block_count() const noexcept { return points_.size(); }
+
+  // The invariants: starts at the origin, strictly increasing, no two equal neighbours,
+  // every free amount between zero and the total.
+  void validate() const {
+    for (std::size_t i = 0; i < points_.size(); ++i) {
+      if (!is_nonnegative(points_[i].free) || !fits(points_[i].free, total_))
+        throw invariant_violation(detail::describe("reference: free ", points_[i].free, " at ",
+                                                   points_[i].at, " outside [0, total]"));
+      if (i > 0 && points_[i - 1].at >= points_[i].at)
+        throw invariant_violation("reference: change points out of order");
+      if (i > 0 && points_[i - 1].free == points_[i].free)
+        throw invariant_violation("reference: two adjacent points with equal free capacity");
+    }
+  }
+
+ private:
+  struct point {
+    T at;
+    C free;
+  };
+
+  // Index of the change point in force at t (t >= origin).
+  [[nodiscard]] std::size_t index_of(T t) const {
+    auto it = std::upper_bound(points_.begin(), points_.end(), t,
+                               [](T value, const point& p) { return value < p.at; });
+    return static_cast<std::size_t>(it - points_.begin()) - 1;
+  }
+
+  [[nodiscard]] T end_of(std::size_t i) const {
+    return i + 1 < points_.size() ? points_[i + 1].at : forever<T>;
+  }
+
+  // Ensures change points at span.begin and span.end, applies `change` to every point in
+  // the span, then drops points that no longer change anything.
+  template <class Change>
+  static void add_over(std::vector<point>& points, interval<T> span, Change change) {
+    auto split_at = [&points](T t) {
+      auto it = std::lower_bound(points.begin(), points.end(), t,
+                                 [](const point& p, T value) { return p.at < value; });
+      if (it == points.end() || it->at != t) points.insert(it, {t, std::prev(it)->free});
+    };
+    split_at(span.begin);
+    if (span.end != forever<T>) split_at(span.end);
+    for (point& p : points)
+      if (span.begin <= p.at && p.at < span.end) change(p.free);
+    std::vector<point> merged;
+    for (const point& p : points)
+      if (merged.empty() || !(merged.back().free == p.free)) merged.push_back(p);
+    points = std::move(merged);
+  }
+
+  C total_;
+  std::vector<point> points_;  // points_.front().at is the origin
+};
+
+}  // namespace leasehold

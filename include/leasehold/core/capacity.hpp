@@ -1,0 +1,155 @@
+#pragma once
+
+// Capacity is either one integral quantity (processors, bandwidth units) or a fixed vector
+// of them, resources<N, V> (CPU, memory MB, disk MB, network MB/s as in Haizea). The free
+// functions fits, elementwise_min, elementwise_max, is_positive and is_zero are overloaded
+// for both, so that generic code in backends and policies never asks which one it holds.
+
+#include <algorithm>
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
+#include <type_traits>
+
+namespace leasehold {
+
+// A fixed vector of resource amounts with element-wise arithmetic. It is an aggregate, so
+// resources<4>{1, 1024, 20480, 100} reads as the list of its components.
+template <std::size_t N, class V = std::int64_t>
+struct resources {
+  static_assert(N > 0, "resources<N, V> needs at least one component");
+  static_assert(std::integral<V> && !std::same_as<V, bool>,
+                "resources<N, V> needs an integral component type V (not bool)");
+
+  using value_type = V;
+
+  std::array<V, N> values{};
+
+  [[nodiscard]] static constexpr std::size_t size() noexcept { return N; }
+  [[nodiscard]] constexpr V& operator[](std::size_t i) noexcept { return values[i]; }
+  [[nodiscard]] constexpr const V& operator[](std::size_t i) const noexcept { return values[i]; }
+  [[nodiscard]] constexpr auto begin() noexcept { return values.begin(); }
+  [[nodiscard]] constexpr auto end() noexcept { return values.end(); }
+  [[nodiscard]] constexpr auto begin() const noexcept { return values.begin(); }
+  [[nodiscard]] constexpr auto end() const noexcept { return values.end(); }
+
+  constexpr resources& operator+=(const resources& other) noexcept {
+    for (std::size_t i = 0; i < N; ++i) values[i] = static_cast<V>(values[i] + other.values[i]);
+    return *this;
+  }
+  constexpr resources& operator-=(const resources& other) noexcept {
+    for (std::size_t i = 0; i < N; ++i) values[i] = static_cast<V>(values[i] - other.values[i]);
+    return *this;
+  }
+  [[nodiscard]] friend constexpr resources operator+(resources a, const resources& b) noexcept {
+    return a += b;
+  }
+  [[nodiscard]] friend constexpr resources operator-(resources a, const resources& b) noexcept {
+    return a -= b;
+  }
+  friend constexpr bool operator==(const resources&, const resources&) = default;
+
+  friend std::ostream& operator<<(std::ostream& out, const resources& r) {
+    out << '{';
+    for (std::size_t i = 0; i < N; ++i) out << (i == 0 ? "" : ", ") << +r.values[i];
+    return out << '}';
+  }
+};
+
+namespace detail {
+template <class C>
+struct is_resources : std::false_type {};
+template <std::size_t N, class V>
+struct is_resources<resources<N, V>> : std::true_type {};
+}  // namespace detail
+
+// One integral quantity. bool is excluded: a yes/no resource is capacity 1.
+template <class C>
+concept scalar_capacity = std::integral<C> && !std::same_as<C, bool>;
+
+// A resources<N, V> vector.
+template <class C>
+concept vector_capacity = detail::is_resources<C>::value;
+
+// What an availability profile counts. Requirements and why:
+//  - a scalar integral or a resources<N, V>: free capacity must be compared and merged
+//    exactly, so floating point is out;
+//  - C{} is "nothing", and +, -, == and the free functions below exist for it.
+//   valid:   int, std::int64_t, resources<4, std::int64_t>
+//   invalid: double, bool, std::array<int, 4> (no element-wise operators)
+template <class C>
+concept capacity_value = scalar_capacity<C> || vector_capacity<C>;
+
+// fits(need, have): every component of need is at most the same component of have.
+template <scalar_capacity C>
+[[nodiscard]] constexpr bool fits(C need, C have) noexcept {
+  return need <= have;
+}
+template <std::size_t N, class V>
+[[nodiscard]] constexpr bool fits(const resources<N, V>& need,
+                                  const resources<N, V>& have) noexcept {
+  for (std::size_t i = 0; i < N; ++i)
+    if (need.values[i] > have.values[i]) return false;
+  return true;
+}
+
+template <scalar_capacity C>
+[[nodiscard]] constexpr C elementwise_min(C a, C b) noexcept {
+  return std::min(a, b);
+}
+template <std::size_t N, class V>
+[[nodiscard]] constexpr resources<N, V> elementwise_min(const resources<N, V>& a,
+                                                        const resources<N, V>& b) noexcept {
+  resources<N, V> result;
+  for (std::size_t i = 0; i < N; ++i) result.values[i] = std::min(a.values[i], b.values[i]);
+  return result;
+}
+
+template <scalar_capacity C>
+[[nodiscard]] constexpr C elementwise_max(C a, C b) noexcept {
+  return std::max(a, b);
+}
+template <std::size_t N, class V>
+[[nodiscard]] constexpr resources<N, V> elementwise_max(const resources<N, V>& a,
+                                                        const resources<N, V>& b) noexcept {
+  resources<N, V> result;
+  for (std::size_t i = 0; i < N; ++i) result.values[i] = std::max(a.values[i], b.values[i]);
+  return result;
+}
+
+// A usable amount: nothing negative and something positive. For a vector, components may be
+// zero (a VM that needs no disk) but not all of them.
+template <scalar_capacity C>
+[[nodiscard]] constexpr bool is_positive(C amount) noexcept {
+  return amount > C{};
+}
+template <std::size_t N, class V>
+[[nodiscard]] constexpr bool is_positive(const resources<N, V>& amount) noexcept {
+  bool any_positive = false;
+  for (const V& v : amount.values) {
+    if (v < V{}) return false;
+    any_positive = any_positive || v > V{};
+  }
+  return any_positive;
+}
+
+template <capacity_value C>
+[[nodiscard]] constexpr bool is_zero(const C& amount) noexcept {
+  return amount == C{};
+}
+
+// Every component at least zero.
+template <scalar_capacity C>
+[[nodiscard]] constexpr bool is_nonnegative(C amount) noexcept {
+  return amount >= C{};
+}
+template <std::size_t N, class V>
+[[nodiscard]] constexpr bool is_nonnegative(const resources<N, V>& amount) noexcept {
+  for (const V& v : amount.values)
+    if (v < V{}) return false;
+  return true;
+}
+
+}  // namespace leasehold

@@ -1,0 +1,15 @@
+#pragma once
+
+// The umbrella header: everything in namespace leasehold that DESIGN.md promises.
+
+#include "leasehold/version.hpp"
+
+#include "leasehold/core/capacity.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/core/free_block.hpp"
+#include "leasehold/core/request.hpp"
+#include "leasehold/core/time.hpp"
+
+#include "leasehold/availability/concept.hpp"
+#include "leasehold/availability/free_list.hpp"
+#include "leasehold/availability/reference.hpp"

@@ -1,0 +1,28 @@
+# Sourced by the scripts in scripts/: installs the Debian packages leasehold needs when they
+# are missing, so that each script works on a fresh Debian machine.
+
+leasehold_packages=(cmake g++ make libboost-dev doctest-dev libbenchmark-dev)
+
+ensure_packages() {
+  local missing=()
+  local package
+  for package in "${leasehold_packages[@]}" "$@"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$package")
+    fi
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then
+      sudo="sudo"
+    else
+      echo "leasehold: missing packages ${missing[*]}; run as root or install them first" >&2
+      return 1
+    fi
+  fi
+  echo "leasehold: installing ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}

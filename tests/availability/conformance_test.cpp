@@ -1,0 +1,269 @@
+// The conformance suite: DESIGN.md's semantics of the availability concept, checked the same
+// way for every backend. Hand-written cases first, then the randomised differential test
+// against reference<T, C>.
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "availability/backends.hpp"
+#include "availability/differential.hpp"
+
+using namespace leasehold;
+using leasehold::testing::blocks_of;
+
+namespace {
+
+template <class B>
+using blocks_t = std::vector<typename B::block_type>;
+
+template <class B>
+typename B::capacity_type amount(std::int64_t n) {
+  return static_cast<typename B::capacity_type>(n);
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("availability: an empty profile is one block of the total", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  const B profile(amount<B>(128), T{100});
+  CHECK(profile.total() == 128);
+  CHECK(profile.origin() == 100);
+  CHECK(blocks_of(profile) == blocks_t<B>{{{100, forever<T>}, amount<B>(128)}});
+  CHECK(profile.free_at(100) == 128);
+  CHECK(profile.free_at(forever<T> - 1) == 128);
+  CHECK(profile.min_free({100, 1'000'000}) == 128);
+  CHECK(profile.earliest_fit({amount<B>(128), T{50}}) == T{100});
+  CHECK(profile.earliest_fit({amount<B>(1), T{50}, {T{0}, T{200}}}) == T{100});
+  CHECK(profile.earliest_fit({amount<B>(1), T{50}, {T{500}, T{550}}}) == T{500});
+}
+
+TEST_CASE_TEMPLATE("availability: reserve lowers free capacity exactly over the span", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  B profile(amount<B>(10));
+  profile.reserve({10, 20}, amount<B>(4));
+  CHECK(blocks_of(profile) == blocks_t<B>{{{0, 10}, amount<B>(10)},
+                                          {{10, 20}, amount<B>(6)},
+                                          {{20, forever<T>}, amount<B>(10)}});
+  CHECK(profile.free_at(9) == 10);
+  CHECK(profile.free_at(10) == 6);
+  CHECK(profile.free_at(19) == 6);
+  CHECK(profile.free_at(20) == 10);
+  CHECK(profile.min_free({0, 10}) == 10);
+  CHECK(profile.min_free({0, 11}) == 6);
+  CHECK(profile.min_free({19, 30}) == 6);
+  CHECK(profile.min_free({20, 30}) == 10);
+
+  SUBCASE("release is the exact inverse and merges the blocks back") {
+    profile.release({10, 20}, amount<B>(4));
+    CHECK(blocks_of(profile) == blocks_t<B>{{{0, forever<T>}, amount<B>(10)}});
+  }
+  SUBCASE("a partial release splits the booked block") {
+    profile.release({12, 15}, amount<B>(4));
+    CHECK(blocks_of(profile) == blocks_t<B>{{{0, 10}, amount<B>(10)},
+                                            {{10, 12}, amount<B>(6)},
+                                            {{12, 15}, amount<B>(10)},
+                                            {{15, 20}, amount<B>(6)},
+                                            {{20, forever<T>}, amount<B>(10)}});
+  }
+  SUBCASE("an overlapping reserve merges equal neighbours") {
+    profile.reserve({0, 10}, amount<B>(4));
+    CHECK(blocks_of(profile) ==
+          blocks_t<B>{{{0, 20}, amount<B>(6)}, {{20, forever<T>}, amount<B>(10)}});
+  }
+  SUBCASE("a booking to forever") {
+    profile.reserve({30, forever<T>}, amount<B>(10));
+    CHECK(blocks_of(profile) == blocks_t<B>{{{0, 10}, amount<B>(10)},
+                                            {{10, 20}, amount<B>(6)},
+                                            {{20, 30}, amount<B>(10)},
+                                            {{30, forever<T>}, amount<B>(0)}});
+    CHECK(profile.earliest_fit({amount<B>(6), T{30}}) == T{0});
+    CHECK(profile.earliest_fit({amount<B>(1), T{31}}) == std::nullopt);
+    CHECK(profile.earliest_fit({amount<B>(7), T{10}}) == T{0});
+    CHECK(profile.earliest_fit({amount<B>(7), T{11}}) == std::nullopt);
+  }
+}
+
+// Schneider & Linnert §5: "two adjacent blocks which have more capacity left than
+// requested, but can only serve the job together in the time dimension".
+TEST_CASE_TEMPLATE("availability: two adjacent blocks that only together fit", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  B profile(amount<B>(10));
+  profile.reserve({0, 10}, amount<B>(2));    // [0, 10) 8 free
+  profile.reserve({10, 20}, amount<B>(4));   // [10, 20) 6 free
+  profile.reserve({20, 30}, amount<B>(10));  // [20, 30) full
+  REQUIRE(profile.block_count() >= 4);
+  CHECK(profile.earliest_fit({amount<B>(5), T{15}}) == T{0});   // needs both blocks
+  CHECK(profile.earliest_fit({amount<B>(5), T{20}}) == T{0});   // exactly both blocks
+  CHECK(profile.earliest_fit({amount<B>(5), T{21}}) == T{30});  // the full block cuts it
+  CHECK(profile.earliest_fit({amount<B>(7), T{15}}) == T{30});  // [10, 20) is a blocker
+  CHECK(profile.earliest_fit({amount<B>(7), T{10}}) == T{0});   // [0, 10) alone suffices
+  CHECK(profile.earliest_fit({amount<B>(5), T{15}, {T{5}, T{45}}}) == T{5});
+  CHECK(profile.earliest_fit({amount<B>(5), T{16}, {T{5}, T{45}}}) == std::nullopt);
+  CHECK(profile.earliest_fit({amount<B>(5), T{16}, {T{5}, T{46}}}) == T{30});
+}
+
+TEST_CASE_TEMPLATE("availability: windows", B, LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  B profile(amount<B>(8), T{50});
+  profile.reserve({60, 70}, amount<B>(8));
+  SUBCASE("a window before the origin is clamped to it") {
+    CHECK(profile.earliest_fit({amount<B>(1), T{10}, {T{0}, T{100}}}) == T{50});
+    CHECK(profile.earliest_fit({amount<B>(1), T{11}, {T{0}, T{100}}}) == T{70});
+  }
+  SUBCASE("a window that closes before a fit is nullopt") {
+    CHECK(profile.earliest_fit({amount<B>(1), T{11}, {T{55}, T{80}}}) == std::nullopt);
+    CHECK(profile.earliest_fit({amount<B>(1), T{11}, {T{55}, T{81}}}) == T{70});
+  }
+  SUBCASE("a window that ends at or before the origin is nullopt, not an error") {
+    CHECK(profile.earliest_fit({amount<B>(1), T{10}, {T{0}, T{50}}}) == std::nullopt);
+    CHECK(profile.earliest_fit({amount<B>(1), T{10}, {T{0}, T{20}}}) == std::nullopt);
+  }
+  SUBCASE("a window shorter than the duration is an invalid request") {
+    CHECK_THROWS_AS((void)profile.earliest_fit({amount<B>(1), T{10}, {T{100}, T{105}}}),
+                    invalid_request);
+    CHECK_THROWS_AS((void)profile.earliest_fit({amount<B>(1), T{10}, {T{100}, T{90}}}),
+                    invalid_request);
+  }
+  SUBCASE("a window ending exactly at forever") {
+    CHECK(profile.earliest_fit({amount<B>(8), forever<T> - T{70}}) == T{70});
+    CHECK(profile.earliest_fit({amount<B>(8), forever<T> - T{69}}) == std::nullopt);
+  }
+}
+
+TEST_CASE_TEMPLATE("availability: a request equal to the total", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  B profile(amount<B>(16));
+  CHECK(profile.earliest_fit({amount<B>(16), T{5}}) == T{0});
+  profile.reserve({3, 4}, amount<B>(1));
+  CHECK(profile.earliest_fit({amount<B>(16), T{5}}) == T{4});
+  CHECK(profile.earliest_fit({amount<B>(16), T{3}}) == T{0});
+  CHECK(profile.earliest_fit({amount<B>(15), T{50}}) == T{0});
+}
+
+TEST_CASE_TEMPLATE("availability: back-to-back bookings merge into one full block", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  B profile(amount<B>(4));
+  profile.reserve({0, 10}, amount<B>(4));
+  profile.reserve({10, 20}, amount<B>(4));
+  CHECK(blocks_of(profile) ==
+        blocks_t<B>{{{0, 20}, amount<B>(0)}, {{20, forever<T>}, amount<B>(4)}});
+  CHECK(profile.earliest_fit({amount<B>(1), T{1}}) == T{20});
+  profile.reserve({20, 30}, amount<B>(2));
+  profile.reserve({20, 30}, amount<B>(2));
+  CHECK(profile.earliest_fit({amount<B>(1), T{1}}) == T{30});
+  profile.release({10, 20}, amount<B>(4));
+  CHECK(profile.earliest_fit({amount<B>(4), T{10}}) == T{10});
+  CHECK(profile.earliest_fit({amount<B>(4), T{11}}) == T{30});
+}
+
+TEST_CASE_TEMPLATE("availability: reserve then release restores identical free_blocks", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  B profile(amount<B>(32));
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int> when(0, 500), length(1, 80), units(1, 32);
+  for (int i = 0; i < 40; ++i) {
+    const T begin = static_cast<T>(when(rng));
+    const interval<T> span{begin, static_cast<T>(begin + length(rng))};
+    const auto c = amount<B>(units(rng));
+    if (fits(c, profile.min_free(span))) profile.reserve(span, c);
+  }
+  const auto before = blocks_of(profile);
+  for (int i = 0; i < 200; ++i) {
+    const T begin = static_cast<T>(when(rng));
+    const interval<T> span{begin, static_cast<T>(begin + length(rng))};
+    const auto c = amount<B>(units(rng));
+    if (!fits(c, profile.min_free(span))) continue;
+    profile.reserve(span, c);
+    profile.release(span, c);
+    REQUIRE(blocks_of(profile) == before);
+  }
+}
+
+TEST_CASE_TEMPLATE("availability: advance_to forgets the past and cuts bookings at t", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  B profile(amount<B>(10));
+  profile.reserve({0, 10}, amount<B>(3));
+  profile.reserve({10, 30}, amount<B>(5));
+  profile.advance_to(15);
+  CHECK(profile.origin() == 15);
+  CHECK(blocks_of(profile) ==
+        blocks_t<B>{{{15, 30}, amount<B>(5)}, {{30, forever<T>}, amount<B>(10)}});
+  CHECK(profile.earliest_fit({amount<B>(6), T{5}, {T{0}, forever<T>}}) == T{30});
+  CHECK_THROWS_AS(profile.release({10, 30}, amount<B>(5)), invalid_request);
+  profile.release({15, 30}, amount<B>(5));  // the part that is still held
+  CHECK(blocks_of(profile) == blocks_t<B>{{{15, forever<T>}, amount<B>(10)}});
+  profile.advance_to(15);  // advancing to the origin changes nothing
+  CHECK(profile.origin() == 15);
+  profile.advance_to(1000);  // past everything booked
+  CHECK(blocks_of(profile) == blocks_t<B>{{{1000, forever<T>}, amount<B>(10)}});
+}
+
+TEST_CASE_TEMPLATE("availability: vector capacities fit component by component", B,
+                   LEASEHOLD_EXACT_VECTOR_BACKENDS) {
+  using T = typename B::time_type;
+  using C = leasehold::testing::vector4;
+  B profile(C{8, 8192, 100, 10});
+  profile.reserve({0, 100}, C{4, 7000, 0, 0});
+  profile.reserve({50, 150}, C{0, 0, 0, 10});
+  CHECK(profile.free_at(60) == C{4, 1192, 100, 0});
+  CHECK(profile.min_free({0, 200}) == C{4, 1192, 100, 0});
+  CHECK(profile.earliest_fit({C{4, 1000, 0, 0}, T{10}}) == T{0});
+  CHECK(profile.earliest_fit({C{4, 2000, 0, 0}, T{10}}) == T{100});
+  CHECK(profile.earliest_fit({C{1, 0, 0, 1}, T{10}}) == T{0});
+  CHECK(profile.earliest_fit({C{1, 0, 0, 1}, T{60}}) == T{150});
+  CHECK_THROWS_AS(profile.reserve({40, 60}, C{0, 1, 0, 1}), insufficient_capacity);
+  CHECK_THROWS_AS(profile.reserve({0, 10}, C{0, 0, 0, 0}), invalid_request);
+  CHECK_THROWS_AS(profile.reserve({0, 10}, C{1, -1, 0, 0}), invalid_request);
+  CHECK_THROWS_AS(profile.reserve({0, 10}, C{9, 0, 0, 0}), invalid_request);
+  CHECK_THROWS_AS(profile.release({0, 10}, C{0, 0, 0, 1}), invalid_release);
+}
+
+TEST_CASE_TEMPLATE("availability: randomised differential test against reference (scalar)", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  using C = typename B::capacity_type;
+  leasehold::testing::differential_config<T, C> config{.total = C{64}};
+  config.draw_amount = [](std::mt19937_64& rng) {
+    // Small amounts most of the time, the whole total now and then.
+    std::uniform_int_distribution<int> pick(0, 9), small(1, 16), any(1, 64);
+    const int p = pick(rng);
+    return static_cast<C>(p == 0 ? 64 : p < 6 ? small(rng) : any(rng));
+  };
+  const std::size_t ops = leasehold::testing::random_ops_per_seed(12'500);
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    CAPTURE(seed);
+    CHECK(leasehold::testing::run_differential(seed, ops, B(config.total, T{0}),
+                                               reference<T, C>(config.total, T{0}), config) == 0);
+  }
+}
+
+TEST_CASE_TEMPLATE("availability: randomised differential test against reference (vector)", B,
+                   LEASEHOLD_EXACT_VECTOR_BACKENDS) {
+  using T = typename B::time_type;
+  using C = leasehold::testing::vector4;
+  leasehold::testing::differential_config<T, C> config{.total = C{8, 64, 4, 16}};
+  config.draw_amount = [](std::mt19937_64& rng) {
+    std::uniform_int_distribution<std::int64_t> cpu(0, 8), memory(0, 64), disk(0, 4), net(0, 16);
+    C c{cpu(rng) / 2, memory(rng) / 4, disk(rng) / 2, net(rng) / 4};
+    if (c == C{}) c[0] = 1;
+    return c;
+  };
+  const std::size_t ops = leasehold::testing::random_ops_per_seed(6'250);
+  for (std::uint64_t seed = 101; seed <= 104; ++seed) {
+    CAPTURE(seed);
+    CHECK(leasehold::testing::run_differential(seed, ops, B(config.total, T{0}),
+                                               reference<T, C>(config.total, T{0}), config) == 0);
+  }
+}

@@ -1,0 +1,77 @@
+// Compile-only: which types model leasehold::availability and the capacity/time concepts,
+// and which do not. Compiling this file is passing.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include <leasehold/leasehold.hpp>
+
+namespace {
+
+using namespace leasehold;
+
+// Time values: signed integers only.
+static_assert(time_value<std::int64_t>);
+static_assert(time_value<int>);
+static_assert(!time_value<unsigned>, "unsigned time would wrap on differences");
+static_assert(!time_value<double>, "floating-point time has inexact boundaries");
+static_assert(!time_value<bool>);
+
+// Capacities: integral scalars and resources<N, V>.
+static_assert(capacity_value<int>);
+static_assert(capacity_value<std::int64_t>);
+static_assert(capacity_value<resources<4, std::int64_t>>);
+static_assert(!capacity_value<double>);
+static_assert(!capacity_value<bool>);
+static_assert(!capacity_value<std::array<int, 4>>, "a plain array has no element-wise operators");
+
+// Every shipped backend models the concept, for scalar and vector capacities.
+static_assert(availability<free_list<>>);
+static_assert(availability<free_list<int, int>>);
+static_assert(availability<free_list<std::int64_t, resources<4, std::int64_t>>>);
+static_assert(availability<reference<>>);
+static_assert(availability<reference<std::int32_t, resources<2, int>>>);
+
+// Types that do not.
+static_assert(!availability<int>);
+static_assert(!availability<std::map<std::int64_t, int>>);
+static_assert(!availability<std::vector<free_block<std::int64_t, int>>>);
+
+// Almost a backend, but earliest_fit answers a bool instead of an optional start.
+struct answers_yes_or_no {
+  using time_type = std::int64_t;
+  using capacity_type = int;
+  int total() const;
+  std::int64_t origin() const;
+  int free_at(std::int64_t) const;
+  int min_free(interval<std::int64_t>) const;
+  bool earliest_fit(const request<std::int64_t, int>&) const;
+  void reserve(interval<std::int64_t>, int);
+  void release(interval<std::int64_t>, int);
+  void advance_to(std::int64_t);
+  std::vector<free_block<std::int64_t, int>> free_blocks() const;
+  std::size_t block_count() const;
+};
+static_assert(!availability<answers_yes_or_no>);
+
+// The same with a floating-point capacity type.
+struct counts_in_doubles {
+  using time_type = std::int64_t;
+  using capacity_type = double;
+  double total() const;
+  std::int64_t origin() const;
+  double free_at(std::int64_t) const;
+  double min_free(interval<std::int64_t>) const;
+  std::optional<std::int64_t> earliest_fit(const request<std::int64_t, int>&) const;
+  void reserve(interval<std::int64_t>, double);
+  void release(interval<std::int64_t>, double);
+  void advance_to(std::int64_t);
+  std::vector<free_block<std::int64_t, int>> free_blocks() const;
+  std::size_t block_count() const;
+};
+static_assert(!availability<counts_in_doubles>);
+
+}  // namespace
