@@ -1,0 +1,70 @@
+#pragma once
+
+// What a user asks of the Haizea lease scheduler (Sotomayor, Keahey & Foster, "Combining
+// Batch Execution and Leasing Using Virtual Machines", §2): a lease, not a job, is the unit
+// of provisioning. Workload readers (sim/workload) produce these; policy::lease consumes them.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "leasehold/core/capacity.hpp"
+#include "leasehold/core/time.hpp"
+
+namespace leasehold::policy::lease {
+
+// The per-node resource vector of Haizea's slot table.
+using node_resources = resources<4, std::int64_t>;
+
+// Component indices of node_resources.
+inline constexpr std::size_t cpu = 0;           // CPUs (or CPU share units)
+inline constexpr std::size_t memory_mb = 1;     // memory, MB
+inline constexpr std::size_t disk_mb = 2;       // disk, MB
+inline constexpr std::size_t network_mbps = 3;  // network bandwidth, MB/s
+
+enum class lease_kind {
+  advance_reservation,  // must start at `start` (or inside `start_window`), or be rejected
+  best_effort,          // queued, runs as soon as resources allow
+  immediate,            // now or never
+};
+
+inline std::ostream& operator<<(std::ostream& out, lease_kind kind) {
+  switch (kind) {
+    case lease_kind::advance_reservation:
+      return out << "advance reservation";
+    case lease_kind::best_effort:
+      return out << "best-effort";
+    case lease_kind::immediate:
+      return out << "immediate";
+  }
+  return out << "unknown lease kind";
+}
+
+// The disk image a lease's VMs boot from.
+struct disk_image {
+  std::string id;
+  std::int64_t size_mb = 0;
+
+  friend bool operator==(const disk_image&, const disk_image&) = default;
+};
+
+template <time_value T = std::int64_t>
+struct lease_terms {
+  std::uint64_t id = 0;
+  T submit{};  // arrival time
+  lease_kind kind = lease_kind::best_effort;
+  std::optional<T> start;                   // advance reservations: the requested start
+  std::optional<interval<T>> start_window;  // advance reservations: a window of starts instead
+  std::int64_t nodes = 1;                   // VMs, one per node (gang)
+  node_resources per_node{1, 1024, 0, 0};
+  T duration{};                     // the maximum duration the user asked for
+  T real_duration{};                // how long it really runs (simulation); <= duration
+  bool preemptible = true;          // best-effort leases are; advance reservations are not
+  std::optional<disk_image> image;  // nullopt: images are predeployed
+
+  friend bool operator==(const lease_terms&, const lease_terms&) = default;
+};
+
+}  // namespace leasehold::policy::lease
