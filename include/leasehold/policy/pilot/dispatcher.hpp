@@ -1,0 +1,293 @@
+#pragma once
+
+// dispatcher<T>: the Coaster Service's "fast dispatching algorithm" (Hategan, Wozniak &
+// Maheshwari, "Coasters", §4.5, after the allocation steps): it "iterates through the available
+// workers and for each worker selects the largest possible job that can fit in the remaining
+// run-time for the worker" — the greedy rule for the unbounded knapsack, a worker being a
+// knapsack whose size is the time left in its block. Jobs that fit no worker wait. And, "as
+// opposed to the standard knapsack problem", the knapsacks may shrink: a block that has run
+// out of work is released early (release_idle()).
+//
+// The dispatcher knows walltimes (the user's upper bounds), never real run times: a job is put on
+// a worker only when its walltime fits the worker's remaining time, so it cannot be killed by its
+// block's end. The caller reports completions with complete(). It owns no clock: every call
+// takes the caller's `now`.
+//
+// Costs: submit O(log q) for q queued jobs; dispatch O(b + w log q) for b blocks and w free
+// workers; complete O(1) expected plus a scan of the block list (tens of blocks at most, the
+// site's block limit).
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/core/time.hpp"
+
+namespace leasehold::policy::pilot {
+
+// A job of the many-task workload: one worker (core), at most `walltime` ticks.
+template <time_value T = std::int64_t>
+struct pilot_job {
+  std::uint64_t id = 0;
+  T walltime{};
+
+  friend bool operator==(const pilot_job&, const pilot_job&) = default;
+};
+
+template <time_value T = std::int64_t>
+struct dispatch_config {
+  // How long a block must have been without work before it is released early; it damps the
+  // effect of transients in the submission pattern, as the Coaster Service's shutdown delay does.
+  // Zero releases a block the moment nothing queued fits it. Not negative.
+  T idle_release_delay = 60;
+};
+
+// A job put on a worker: it may run on worker `worker` of block `block` from `start` for at most
+// `walltime`, and start + walltime <= the block's end.
+template <time_value T = std::int64_t>
+struct assignment {
+  std::uint64_t job = 0;
+  T walltime{};
+  std::uint64_t block = 0;
+  std::size_t worker = 0;
+  T start{};
+
+  friend bool operator==(const assignment&, const assignment&) = default;
+};
+
+// A block as the dispatcher sees it: `workers` workers usable over `usable`.
+template <time_value T = std::int64_t>
+struct worker_block {
+  std::uint64_t id = 0;
+  interval<T> usable{};
+  std::int64_t workers = 0;
+
+  friend bool operator==(const worker_block&, const worker_block&) = default;
+};
+
+template <time_value T = std::int64_t>
+class dispatcher {
+ public:
+  using time_type = T;
+  using job_type = pilot_job<T>;
+  using assignment_type = assignment<T>;
+  using block_type = worker_block<T>;
+  // Queued jobs by walltime; equal walltimes keep submission order.
+  using queue_type = std::multimap<T, std::uint64_t>;
+
+  explicit dispatcher(const dispatch_config<T>& config = {}) : config_(config) {
+    if (config_.idle_release_delay < T{0})
+      throw invalid_request(detail::describe("dispatch_config: idle_release_delay ",
+                                             config_.idle_release_delay, " must not be negative"));
+  }
+
+  [[nodiscard]] const dispatch_config<T>& config() const noexcept { return config_; }
+
+  // Registers, at `now`, a block whose workers may run jobs during `block.usable` (the batch
+  // system's placement, after any worker start-up; it may lie in the future). Throws
+  // invalid_request for an empty span, no workers, or an id already in use; nothing changes then.
+  void add_block(const block_type& block, T now) {
+    if (block.usable.empty())
+      throw invalid_request(
+          detail::describe("add_block ", block.id, ": usable span ", block.usable, " is empty"));
+    if (block.workers < 1)
+      throw invalid_request(detail::describe("add_block ", block.id, ": workers ", block.workers,
+                                             " must be at least 1"));
+    if (find_block(block.id) != blocks_.end())
+      throw invalid_request(detail::describe("add_block ", block.id, ": id already in use"));
+    block_state state{.block = block,
+                      .running = std::vector<std::optional<std::uint64_t>>(
+                          static_cast<std::size_t>(block.workers)),
+                      .busy = 0,
+                      .idle_since = now};
+    blocks_.push_back(std::move(state));
+  }
+
+  // Queues a job. Throws invalid_request for a non-positive walltime or an id already queued or
+  // running; nothing changes then.
+  void submit(const job_type& job) {
+    if (job.walltime <= T{0})
+      throw invalid_request(detail::describe("submit job ", job.id, ": walltime ", job.walltime,
+                                             " must be positive"));
+    if (jobs_.contains(job.id))
+      throw invalid_request(
+          detail::describe("submit job ", job.id, ": id already queued or running"));
+    const auto position = queue_.emplace(job.walltime, job.id);
+    try {
+      jobs_.emplace(job.id, job_state{.walltime = job.walltime, .queued_at = position});
+    } catch (...) {
+      queue_.erase(position);
+      throw;
+    }
+    queued_walltime_ += static_cast<double>(job.walltime);
+  }
+
+  // The greedy rule: every free worker of every block usable at `now`, in block order then
+  // worker order, takes the largest queued job whose walltime fits the time left in its block
+  // (the earliest submitted among equals). Returns what started.
+  std::vector<assignment_type> dispatch(T now) {
+    std::vector<assignment_type> started;
+    for (block_state& state : blocks_) {
+      if (queue_.empty()) break;
+      if (!state.block.usable.contains(now)) continue;
+      const T left = state.block.usable.end - now;
+      if (queue_.begin()->first > left) continue;  // not even the shortest job fits
+      for (std::size_t w = 0; w < state.running.size(); ++w) {
+        if (state.running[w]) continue;
+        auto fit = queue_.upper_bound(left);
+        if (fit == queue_.begin()) break;
+        fit = queue_.lower_bound(std::prev(fit)->first);  // first submitted of the largest
+        const std::uint64_t id = fit->second;
+        const T walltime = fit->first;
+        if (started.size() == started.capacity()) started.reserve(2 * started.size() + 8);
+        job_state& job = jobs_.at(id);
+        queue_.erase(fit);
+        queued_walltime_ -= static_cast<double>(walltime);
+        job.queued_at.reset();
+        job.block = state.block.id;
+        job.worker = w;
+        job.start = now;
+        state.running[w] = id;
+        ++state.busy;
+        started.push_back(
+            {.job = id, .walltime = walltime, .block = state.block.id, .worker = w, .start = now});
+      }
+    }
+    return started;
+  }
+
+  // A running job ended at `now`: its worker is free again. Throws invalid_request if the job
+  // is not running or `now` is before its start; nothing changes then.
+  void complete(std::uint64_t job_id, T now) {
+    const auto found = jobs_.find(job_id);
+    if (found == jobs_.end() || found->second.queued_at)
+      throw invalid_request(detail::describe("complete job ", job_id, ": not running"));
+    job_state& job = found->second;
+    if (now < job.start)
+      throw invalid_request(
+          detail::describe("complete job ", job_id, " at ", now, ": before its start ", job.start));
+    block_state& state = *find_block(job.block);
+    state.running[job.worker].reset();
+    if (--state.busy == 0) state.idle_since = now;
+    jobs_.erase(found);
+  }
+
+  // Early release (§4.5: "terminating the Worker Block jobs early if it turns out that the
+  // workload is lower than expected"). A block is released when none of its workers runs a job,
+  // it has been so for at least idle_release_delay, and no queued job's walltime fits the time
+  // it has left. Blocks the batch system has not started yet are released (cancelled) by the
+  // same rule. Returns the released blocks; the caller gives their time back to the cluster.
+  std::vector<block_type> release_idle(T now) {
+    std::vector<block_type> released;
+    const std::optional<T> shortest =
+        queue_.empty() ? std::nullopt : std::optional<T>(queue_.begin()->first);
+    std::erase_if(blocks_, [&](const block_state& state) {
+      if (state.busy != 0 || now - state.idle_since < config_.idle_release_delay) return false;
+      const T left = state.block.usable.end - std::max(now, state.block.usable.begin);
+      if (shortest && *shortest <= left) return false;
+      released.push_back(state.block);
+      return true;
+    });
+    return released;
+  }
+
+  // Forgets blocks whose usable span has ended by `now` and that run nothing (a job that
+  // outlives its walltime keeps its block until complete()). Returns them.
+  std::vector<block_type> retire_expired(T now) {
+    std::vector<block_type> retired;
+    std::erase_if(blocks_, [&](const block_state& state) {
+      if (state.busy != 0 || state.block.usable.end > now) return false;
+      retired.push_back(state.block);
+      return true;
+    });
+    return retired;
+  }
+
+  // Worker-ticks the blocks still offer after `now`, less what running jobs may still use (their
+  // walltime bounds): the capacity queued jobs can count on.
+  [[nodiscard]] double capacity_left(T now) const noexcept {
+    double capacity = 0;
+    for (const block_state& state : blocks_) {
+      const T from = std::max(now, state.block.usable.begin);
+      if (from < state.block.usable.end)
+        capacity += static_cast<double>(state.block.workers) *
+                    static_cast<double>(state.block.usable.end - from);
+    }
+    for (const auto& [id, job] : jobs_) {
+      if (job.queued_at) continue;
+      const T end = job.start + job.walltime;
+      if (end > now) capacity -= static_cast<double>(end - now);
+    }
+    return std::max(0.0, capacity);
+  }
+
+  // The most time any block has left after `now` (0 without blocks).
+  [[nodiscard]] T longest_left(T now) const noexcept {
+    T longest{0};
+    for (const block_state& state : blocks_)
+      longest = std::max(longest, state.block.usable.end - std::max(now, state.block.usable.begin));
+    return longest;
+  }
+
+  [[nodiscard]] const queue_type& queue() const noexcept { return queue_; }
+  [[nodiscard]] std::size_t queued_count() const noexcept { return queue_.size(); }
+  [[nodiscard]] double queued_walltime() const noexcept { return queued_walltime_; }
+  [[nodiscard]] std::size_t running_count() const noexcept { return jobs_.size() - queue_.size(); }
+  [[nodiscard]] std::size_t block_count() const noexcept { return blocks_.size(); }
+
+  [[nodiscard]] std::vector<block_type> blocks() const {
+    std::vector<block_type> result;
+    result.reserve(blocks_.size());
+    for (const block_state& state : blocks_) result.push_back(state.block);
+    return result;
+  }
+
+  // The job running on a worker, if any (nullopt also for an unknown block or worker).
+  [[nodiscard]] std::optional<std::uint64_t> running_on(std::uint64_t block,
+                                                        std::size_t worker) const {
+    const auto found = find_block(block);
+    if (found == blocks_.end() || worker >= found->running.size()) return std::nullopt;
+    return found->running[worker];
+  }
+
+ private:
+  struct block_state {
+    block_type block;
+    std::vector<std::optional<std::uint64_t>> running;  // per worker
+    std::int64_t busy = 0;                              // workers running a job
+    T idle_since{};  // when busy last dropped to 0 (when the block was added at first)
+  };
+
+  struct job_state {
+    T walltime{};
+    std::optional<typename queue_type::iterator> queued_at;  // set while queued
+    std::uint64_t block = 0;                                 // the rest while running
+    std::size_t worker = 0;
+    T start{};
+  };
+
+  [[nodiscard]] auto find_block(std::uint64_t id) {
+    return std::find_if(blocks_.begin(), blocks_.end(),
+                        [id](const block_state& state) { return state.block.id == id; });
+  }
+  [[nodiscard]] auto find_block(std::uint64_t id) const {
+    return std::find_if(blocks_.begin(), blocks_.end(),
+                        [id](const block_state& state) { return state.block.id == id; });
+  }
+
+  dispatch_config<T> config_;
+  std::vector<block_state> blocks_;
+  queue_type queue_;
+  std::unordered_map<std::uint64_t, job_state> jobs_;  // queued and running
+  double queued_walltime_ = 0;                         // a sum of walltimes may exceed T
+};
+
+}  // namespace leasehold::policy::pilot

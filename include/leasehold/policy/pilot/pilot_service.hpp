@@ -1,0 +1,228 @@
+#pragma once
+
+// pilot_service<Backend>: a Coaster Service (Hategan, Wozniak & Maheshwari, "Coasters", §4.3,
+// §4.5) over a batch cluster kept as an availability profile. Jobs are queued with submit();
+// plan() runs one round of the block allocation (block_planner) for the jobs the active blocks
+// cannot cover and books each new block into the cluster at its earliest fit, as a batch
+// scheduler with advance reservations would; dispatch() hands jobs to free workers (dispatcher);
+// release_idle() gives the unused rest of idle blocks back to the cluster.
+//
+// The cluster's capacity counts workers (cores); a block of w workers books w units for its
+// worker start-up time plus its walltime. The capacity type must therefore be a scalar.
+// Like every leasehold policy it owns no clock: the caller (a simulator, or the embedding
+// service's periodic planning loop) passes `now`.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "leasehold/availability/concept.hpp"
+#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/availability/free_list.hpp"
+#include "leasehold/core/capacity.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/core/request.hpp"
+#include "leasehold/core/time.hpp"
+#include "leasehold/policy/pilot/block_config.hpp"
+#include "leasehold/policy/pilot/block_planner.hpp"
+#include "leasehold/policy/pilot/dispatcher.hpp"
+
+namespace leasehold::policy::pilot {
+
+template <time_value T = std::int64_t>
+struct pilot_config {
+  block_config<T> blocks{};
+  dispatch_config<T> dispatch{};
+  // Ticks between a block's start and its workers taking jobs (batch prologue, worker start-up
+  // and connection back to the service). Booked as part of the block. Not negative.
+  T worker_startup = 0;
+  // The earliest a block can start after it is requested (the batch scheduler's minimum
+  // queueing delay). Not negative.
+  T batch_latency = 0;
+};
+
+// One block over its life, for reports: what was asked, where the cluster put it, how it ended.
+template <time_value T = std::int64_t>
+struct block_record {
+  std::uint64_t id = 0;
+  std::size_t round = 0;  // the plan() call that requested it (0-based)
+  std::int64_t workers = 0;
+  std::int64_t nodes = 0;
+  T walltime{};          // h from the planner
+  T requested_at{};      // `now` of that plan() call
+  interval<T> booked{};  // reserved in the cluster: [start, start + worker_startup + walltime)
+  std::size_t jobs_planned = 0;
+  std::optional<T> released_at;  // set when released early
+
+  [[nodiscard]] T end() const noexcept { return released_at.value_or(booked.end); }
+
+  friend bool operator==(const block_record&, const block_record&) = default;
+};
+
+template <availability Backend = free_list<>>
+class pilot_service {
+ public:
+  using backend_type = Backend;
+  using time_type = typename Backend::time_type;
+  using capacity_type = typename Backend::capacity_type;
+  using T = time_type;
+
+  static_assert(
+      scalar_capacity<capacity_type>,
+      "pilot_service needs a scalar capacity: the cluster profile counts workers (cores)");
+
+  // The cluster is borrowed, not owned: other users' reservations live in it too. Throws
+  // invalid_request for a bad configuration, or when the cluster cannot hold one allocation unit.
+  explicit pilot_service(Backend& cluster, const pilot_config<T>& config = {})
+      : cluster_(&cluster),
+        config_(config),
+        planner_(cluster_limited(config.blocks, cluster.total())),
+        dispatcher_(config.dispatch) {
+    if (config_.worker_startup < T{0})
+      throw invalid_request(detail::describe("pilot_config: worker_startup ",
+                                             config_.worker_startup, " must not be negative"));
+    if (config_.batch_latency < T{0})
+      throw invalid_request(detail::describe("pilot_config: batch_latency ", config_.batch_latency,
+                                             " must not be negative"));
+  }
+
+  // Queues a job. Throws invalid_request for a walltime that is not positive or exceeds the
+  // site's max_walltime (no block could run it), or a duplicate id; nothing changes then.
+  void submit(const pilot_job<T>& job) {
+    if (job.walltime > planner_.config().max_walltime)
+      throw invalid_request(detail::describe("submit job ", job.id, ": walltime ", job.walltime,
+                                             " exceeds max_walltime ",
+                                             planner_.config().max_walltime));
+    dispatcher_.submit(job);
+  }
+
+  // One planning round at `now`: the queued jobs that the active blocks' remaining capacity does
+  // not cover (shortest first, as the Coaster Service moves jobs to existing blocks) go to the
+  // planner, and each planned block is booked into the cluster at its earliest fit no sooner than
+  // now + batch_latency. Returns the new blocks. If booking throws, the blocks booked by this call
+  // are given back and nothing changes.
+  std::vector<block_record<T>> plan(T now) {
+    const std::vector<T> uncovered = uncovered_walltimes(now);
+    if (uncovered.empty()) return {};
+    const block_plan<T> round = planner_.plan(uncovered, dispatcher_.block_count());
+
+    std::vector<block_record<T>> placed;
+    placed.reserve(round.blocks.size());
+    try {
+      for (const planned_block<T>& block : round.blocks) {
+        const T duration = config_.worker_startup + block.walltime;
+        const request<T, capacity_type> ask{.amount = static_cast<capacity_type>(block.workers),
+                                            .duration = duration,
+                                            .window = {now + config_.batch_latency, forever<T>}};
+        const std::optional<T> start = cluster_->earliest_fit(ask);
+        if (!start) continue;  // a bounded backend with no room in its horizon: ask next round
+        const interval<T> span{*start, *start + duration};
+        cluster_->reserve(span, ask.amount);
+        placed.push_back({.id = next_block_id_ + placed.size(),
+                          .round = rounds_,
+                          .workers = block.workers,
+                          .nodes = block.workers / planner_.config().cores_per_node,
+                          .walltime = block.walltime,
+                          .requested_at = now,
+                          .booked = span,
+                          .jobs_planned = block.job_count,
+                          .released_at = std::nullopt});
+      }
+      history_.reserve(history_.size() + placed.size());
+    } catch (...) {
+      for (const block_record<T>& record : placed)
+        cluster_->release(record.booked, static_cast<capacity_type>(record.workers));
+      throw;
+    }
+    for (const block_record<T>& record : placed) {
+      dispatcher_.add_block(
+          {.id = record.id,
+           .usable = {record.booked.begin + config_.worker_startup, record.booked.end},
+           .workers = record.workers},
+          now);
+      history_.push_back(record);
+    }
+    next_block_id_ += placed.size();
+    ++rounds_;
+    return placed;
+  }
+
+  std::vector<assignment<T>> dispatch(T now) { return dispatcher_.dispatch(now); }
+
+  void complete(std::uint64_t job, T now) { dispatcher_.complete(job, now); }
+
+  // Releases idle blocks (dispatcher::release_idle) and gives their unused time from `now` on
+  // back to the cluster. Returns their records, with released_at set.
+  std::vector<block_record<T>> release_idle(T now) {
+    std::vector<block_record<T>> released;
+    for (const worker_block<T>& block : dispatcher_.release_idle(now)) {
+      block_record<T>& record = history_[static_cast<std::size_t>(block.id)];
+      const interval<T> unused{std::max(now, record.booked.begin), record.booked.end};
+      if (!unused.empty()) cluster_->release(unused, static_cast<capacity_type>(record.workers));
+      record.released_at = std::max(now, record.booked.begin);
+      released.push_back(record);
+    }
+    return released;
+  }
+
+  // Forgets blocks that ended by `now` (their booking simply runs out in the cluster).
+  std::size_t retire_expired(T now) { return dispatcher_.retire_expired(now).size(); }
+
+  [[nodiscard]] const block_planner<T>& planner() const noexcept { return planner_; }
+  [[nodiscard]] const dispatcher<T>& job_dispatcher() const noexcept { return dispatcher_; }
+  [[nodiscard]] const pilot_config<T>& config() const noexcept { return config_; }
+  // Every block requested so far, in request order; a block's id is its index here.
+  [[nodiscard]] const std::vector<block_record<T>>& history() const noexcept { return history_; }
+  [[nodiscard]] std::size_t rounds() const noexcept { return rounds_; }
+
+ private:
+  // No block can be wider than the cluster: cap max_nodes at the cluster's whole nodes.
+  static block_config<T> cluster_limited(block_config<T> blocks, capacity_type total) {
+    validate(blocks);
+    const auto cluster_nodes = static_cast<std::int64_t>(total) / blocks.cores_per_node;
+    if (cluster_nodes < blocks.nodes_per_unit)
+      throw invalid_request(detail::describe("pilot_service: the cluster's ", total,
+                                             " workers hold fewer than one allocation unit of ",
+                                             blocks.nodes_per_unit, " nodes x ",
+                                             blocks.cores_per_node, " cores"));
+    blocks.max_nodes = std::min(blocks.max_nodes, cluster_nodes);
+    return blocks;
+  }
+
+  // The walltimes of the queued jobs the active blocks cannot cover: walking the queue from the
+  // shortest job, a job is covered while it fits the longest time any block has left and the
+  // blocks' remaining capacity holds it and every shorter queued job.
+  [[nodiscard]] std::vector<T> uncovered_walltimes(T now) const {
+    const double capacity = dispatcher_.capacity_left(now);
+    const T longest = dispatcher_.longest_left(now);
+    const auto& queue = dispatcher_.queue();
+    if (queue.empty()) return {};
+    if (dispatcher_.queued_walltime() <= capacity && std::prev(queue.end())->first <= longest)
+      return {};
+    auto job = queue.begin();
+    double used = 0;
+    while (job != queue.end() && job->first <= longest &&
+           used + static_cast<double>(job->first) <= capacity) {
+      used += static_cast<double>(job->first);
+      ++job;
+    }
+    std::vector<T> walltimes;
+    walltimes.reserve(static_cast<std::size_t>(std::distance(job, queue.end())));
+    for (; job != queue.end(); ++job) walltimes.push_back(job->first);
+    return walltimes;
+  }
+
+  Backend* cluster_;
+  pilot_config<T> config_;
+  block_planner<T> planner_;
+  dispatcher<T> dispatcher_;
+  std::vector<block_record<T>> history_;
+  std::uint64_t next_block_id_ = 0;
+  std::size_t rounds_ = 0;
+};
+
+}  // namespace leasehold::policy::pilot
