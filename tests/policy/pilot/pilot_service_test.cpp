@@ -120,3 +120,25 @@ TEST_CASE("pilot_service: bad configuration and jobs are rejected") {
   CHECK(service.plan(0).empty());
   CHECK(cluster.block_count() == 1);  // untouched
 }
+
+TEST_CASE("pilot_service: a coverage horizon ignores block time booked far ahead") {
+  // The cluster is busy until 1000; the first block lands there. By the paper's rule (all block
+  // time counts) it covers the jobs and the next round asks for nothing; with a 500-tick horizon
+  // it covers nothing yet, so the second slot is used too.
+  for (const bool with_horizon : {false, true}) {
+    CAPTURE(with_horizon);
+    free_list<> cluster(8);
+    cluster.reserve({0, 1000}, 8);
+    pilot_config<> config = small_site();
+    if (with_horizon) config.coverage_horizon = 500;
+    pilot_service<> service(cluster, config);
+    for (std::uint64_t id = 0; id < 4; ++id) service.submit({.id = id, .walltime = 10});
+    REQUIRE(service.plan(0).size() == 1);
+    CHECK(service.plan(10).size() == (with_horizon ? 1U : 0U));
+  }
+  free_list<> cluster(8);
+  pilot_config<> config = small_site();
+  config.coverage_horizon = 0;
+  CHECK_THROWS_WITH_AS(pilot_service<>(cluster, config), doctest::Contains("coverage_horizon 0"),
+                       invalid_request);
+}

@@ -211,15 +211,15 @@ class dispatcher {
     return retired;
   }
 
-  // Worker-ticks the blocks still offer after `now`, less what running jobs may still use (their
-  // walltime bounds): the capacity queued jobs can count on.
-  [[nodiscard]] double capacity_left(T now) const noexcept {
+  // Worker-ticks the blocks still offer in [now, until), less what running jobs may still use
+  // (their walltime bounds): the capacity queued jobs can count on.
+  [[nodiscard]] double capacity_left(T now, T until = forever<T>) const noexcept {
     double capacity = 0;
     for (const block_state& state : blocks_) {
       const T from = std::max(now, state.block.usable.begin);
-      if (from < state.block.usable.end)
-        capacity += static_cast<double>(state.block.workers) *
-                    static_cast<double>(state.block.usable.end - from);
+      const T to = std::min(until, state.block.usable.end);
+      if (from < to)
+        capacity += static_cast<double>(state.block.workers) * static_cast<double>(to - from);
     }
     for (const auto& [id, job] : jobs_) {
       if (job.queued_at) continue;
@@ -229,11 +229,13 @@ class dispatcher {
     return std::max(0.0, capacity);
   }
 
-  // The most time any block has left after `now` (0 without blocks).
-  [[nodiscard]] T longest_left(T now) const noexcept {
+  // The most time any block usable before `until` has left after `now` (0 without blocks).
+  [[nodiscard]] T longest_left(T now, T until = forever<T>) const noexcept {
     T longest{0};
-    for (const block_state& state : blocks_)
-      longest = std::max(longest, state.block.usable.end - std::max(now, state.block.usable.begin));
+    for (const block_state& state : blocks_) {
+      const T from = std::max(now, state.block.usable.begin);
+      if (from < until) longest = std::max(longest, state.block.usable.end - from);
+    }
     return longest;
   }
 

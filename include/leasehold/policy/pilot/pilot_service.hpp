@@ -43,6 +43,12 @@ struct pilot_config {
   // The earliest a block can start after it is requested (the batch scheduler's minimum
   // queueing delay). Not negative.
   T batch_latency = 0;
+  // Beyond the paper: only block time within [now, now + coverage_horizon) counts as covering
+  // queued jobs. The Coaster Service counts all of a block's size, however late the batch system
+  // will start it; a planning-based cluster knows the start, so blocks booked far ahead need not
+  // stop the service from asking for blocks that fit holes sooner. forever<T> (the default) is
+  // the paper's behaviour. Positive.
+  T coverage_horizon = forever<T>;
 };
 
 // One block over its life, for reports: what was asked, where the cluster put it, how it ended.
@@ -88,6 +94,9 @@ class pilot_service {
     if (config_.batch_latency < T{0})
       throw invalid_request(detail::describe("pilot_config: batch_latency ", config_.batch_latency,
                                              " must not be negative"));
+    if (config_.coverage_horizon <= T{0})
+      throw invalid_request(detail::describe("pilot_config: coverage_horizon ",
+                                             config_.coverage_horizon, " must be positive"));
   }
 
   // Queues a job. Throws invalid_request for a walltime that is not positive or exceeds the
@@ -195,10 +204,13 @@ class pilot_service {
 
   // The walltimes of the queued jobs the active blocks cannot cover: walking the queue from the
   // shortest job, a job is covered while it fits the longest time any block has left and the
-  // blocks' remaining capacity holds it and every shorter queued job.
+  // blocks' remaining capacity (within the coverage horizon) holds it and every shorter queued
+  // job.
   [[nodiscard]] std::vector<T> uncovered_walltimes(T now) const {
-    const double capacity = dispatcher_.capacity_left(now);
-    const T longest = dispatcher_.longest_left(now);
+    const std::optional<T> horizon_end = detail::checked_add(now, config_.coverage_horizon);
+    const T until = horizon_end.value_or(forever<T>);
+    const double capacity = dispatcher_.capacity_left(now, until);
+    const T longest = dispatcher_.longest_left(now, until);
     const auto& queue = dispatcher_.queue();
     if (queue.empty()) return {};
     if (dispatcher_.queued_walltime() <= capacity && std::prev(queue.end())->first <= longest)
