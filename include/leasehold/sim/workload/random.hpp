@@ -103,34 +103,37 @@ class rng {
     return weights.size() - 1;  // unreachable
   }
 
-  // Log-uniform over [lo, hi] (lo >= 1): the range is cut into geometric bins of ratio
-  // 17/16 computed in integers, a bin is drawn with probability proportional to its share
-  // of log(hi / lo) (approximated by equal shares for full bins and by the width share for
-  // the last, partial one), then a value uniformly inside the bin. Exact and portable; the
-  // density is log-uniform to within the 6 % bin ratio.
+  // Log-uniform over [lo, hi] (lo >= 1) in its discrete form, P(x) proportional to 1/x.
+  // The range is cut into octaves [a, 2a) with a = lo * 2^j; an octave is drawn with
+  // weight sum(1/x) over it (exact in 2^-32 units for a < 256; ln 2 above, within 0.1 %),
+  // a value x uniformly in it, and x is kept with probability a / x (so the density is
+  // 1/x) and only if x <= hi; otherwise everything is drawn again. Integer arithmetic
+  // only, so the same on every platform.
   std::int64_t log_uniform_int(std::int64_t lo, std::int64_t hi) {
     if (lo < 1 || hi < lo)
       throw invalid_request("log_uniform_int over [" + std::to_string(lo) + ", " +
                             std::to_string(hi) + "]: needs 1 <= lo <= hi");
-    // Count the full bins and the width of the partial last one without storing edges.
-    std::uint64_t full = 0;
-    std::int64_t edge = lo;
-    for (;;) {
-      const std::int64_t next = next_edge(edge);
-      if (next > hi) break;
-      ++full;
-      edge = next;
+    std::array<std::uint64_t, 64> weights{};
+    std::size_t octaves = 0;
+    const auto top = static_cast<std::uint64_t>(hi);
+    for (auto a = static_cast<std::uint64_t>(lo); a <= top && octaves < weights.size(); a *= 2) {
+      constexpr std::uint64_t ln2_units = 2'977'044'472ULL;  // 2^32 ln 2
+      std::uint64_t weight = 0;
+      if (a >= 256) {
+        weight = ln2_units;
+      } else {
+        for (std::uint64_t x = a; x < 2 * a; ++x) weight += (std::uint64_t{1} << 32) / x;
+      }
+      weights[octaves++] = weight;
+      if (a > top / 2) break;
     }
-    const std::int64_t last_width = hi - edge + 1;          // values in the partial bin
-    const std::int64_t last_full = next_edge(edge) - edge;  // its width if it were full
-    // Weights in units of 1/last_full of a full bin.
-    const std::uint64_t unit = static_cast<std::uint64_t>(last_full);
-    const std::uint64_t draw = below(full * unit + static_cast<std::uint64_t>(last_width));
-    std::uint64_t bin = draw / unit;
-    std::int64_t begin = lo;
-    for (std::uint64_t i = 0; i < bin; ++i) begin = next_edge(begin);
-    const std::int64_t end = bin < full ? next_edge(begin) - 1 : hi;
-    return uniform_int(begin, end);
+    for (;;) {
+      const auto j = pick(std::span<const std::uint64_t>(weights.data(), octaves));
+      const std::uint64_t a = static_cast<std::uint64_t>(lo) << j;
+      const std::uint64_t x = a + below(a);
+      if (x > top) continue;
+      if (below(x) < a) return static_cast<std::int64_t>(x);
+    }
   }
 
  private:
@@ -149,11 +152,6 @@ class rng {
   static constexpr std::uint64_t rotl(std::uint64_t x, int k) noexcept {
     return (x << k) | (x >> (64 - k));
   }
-  static constexpr std::int64_t next_edge(std::int64_t edge) noexcept {
-    const std::int64_t grown = edge / 16 * 17 + edge % 16 * 17 / 16;
-    return grown > edge ? grown : edge + 1;
-  }
-
   std::array<std::uint64_t, 4> state_{};
 };
 
