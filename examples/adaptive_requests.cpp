@@ -36,6 +36,7 @@
 
 #include <leasehold/availability/free_list.hpp>
 #include <leasehold/policy/adaptive/scheduler.hpp>
+#include <leasehold/sim/workload/adaptive_terms.hpp>
 #include <leasehold/sim/workload/random.hpp>
 #include <leasehold/sim/workload/swf.hpp>
 
@@ -48,15 +49,15 @@ constexpr std::int64_t cluster_size = 128;  // SDSC SP2
 constexpr seconds slice_length = 15 * 86'400;
 constexpr seconds day = 86'400;
 
-// One job of a slice: what the log gives (R_max, T_min, submission) and Table 1's random
-// draws, made once per job so every request type and load sees the same ones.
+// One job of a slice as the log gives it (submission from the slice start, R_max, T_min),
+// with Table 1's decoration drawn once per job by the workload generator, so every request type,
+// strategy and load sees the same draws.
 struct job {
   std::uint64_t id;
-  seconds submit;  // from the slice start
+  seconds submit;
   std::int64_t r_max;
   seconds t_min;
-  bool preemptive;    // "only 20 % of the requests were considered as preemptive" (>= 1 h)
-  int price_profile;  // 1 (80 %) or 3 (20 %)
+  leasehold::workload::adaptive_terms<> terms{};
 };
 
 enum class request_type { rigid, preemptive, moldable, both };
@@ -77,33 +78,41 @@ const char* name_of(request_type t) {
 }
 const char* name_of(adaptive::strategy s) { return s == adaptive::strategy::fifo ? "FIFO" : "MDF"; }
 
-// Table 1 of Netto & Buyya, applied to one job for one request type at one load.
+// The adapter from the workload generator's Table 1 decoration to the policy's request, for one
+// request type at one load. Rigid and preemptive-only requests keep R_min = R_max (their f_mol
+// is then the constant T_min); only preemptive and both keep the generator's Sp.
 adaptive::adaptive_request<> to_request(const job& j, request_type type, double load) {
+  const auto& terms = j.terms;
   const bool moldable = type == request_type::moldable || type == request_type::both;
   const bool splittable = type == request_type::preemptive || type == request_type::both;
   adaptive::adaptive_request<> r;
-  r.id = j.id;
-  r.submit = static_cast<seconds>(std::floor(static_cast<double>(j.submit) / (1.0 + load)));
-  r.r_max = j.r_max;
-  // R_min = 80 % of R_max (rounded up); requests with up to 10 resources stay rigid.
-  r.r_min = (moldable && j.r_max > 10) ? (j.r_max * 80 + 99) / 100 : j.r_max;
-  r.f_mol = adaptive::linear_moldability<>(r.r_min, r.r_max, j.t_min);
-  if (splittable && j.preemptive)
-    r.split = {.pieces = 10, .interval_percent = 10, .moldable = true};
-  r.price_profile = j.price_profile;
-  // D = T_min x DeadlineFactor (5), + three days for profile 1; B = R_max x T_min x profile at
-  // 1 $ per machine hour.
-  r.deadline = r.submit + j.t_min * 5 + (j.price_profile == 1 ? 3 * day : 0);
-  r.budget = static_cast<double>(j.r_max) * static_cast<double>(j.t_min) / 3600.0 * j.price_profile;
+  r.id = terms.id;
+  // +x % load: the submission's offset from the slice start divided by 1 + x (nearest second,
+  // as workload::scale_load does); the deadline keeps its distance from the submission.
+  r.submit = std::llround(static_cast<double>(terms.submit) / (1.0 + load));
+  r.r_max = terms.r_max;
+  r.r_min = moldable ? terms.r_min : terms.r_max;
+  r.f_mol = [terms](std::int64_t resources) { return terms.duration_for(resources); };
+  if (splittable && terms.split)
+    r.split = {.pieces = static_cast<std::size_t>(terms.split->max_parts),
+               .interval_percent = static_cast<int>(terms.split->interval_percent),
+               .moldable = terms.split->moldable_parts};
+  r.deadline = r.submit + (terms.deadline - terms.submit);
+  r.budget = terms.budget;
+  r.price_profile = terms.price_profile;
   return r;
 }
 
+// Table 1 (workload::make_adaptive): R_min = ceil(80 % R_max), rigid up to 10 resources;
+// f_mol the line through (R_max, T_min) and (R_min, T_max); Sp = (10, 10 %, true) for 20 % of
+// the requests of at least an hour; price profile 3 for 20 %; D = 5 T_min (+ 3 days for
+// profile 1); B = R_max T_min x profile at 1 $ per machine hour; no incentive.
 void decorate(std::vector<job>& jobs, std::uint64_t seed) {
   leasehold::workload::rng random(seed);
-  for (job& j : jobs) {
-    j.preemptive = random.chance(200, 1000) && j.t_min >= 3600;  // shorter ones are not split
-    j.price_profile = random.chance(200, 1000) ? 3 : 1;
-  }
+  const leasehold::workload::adaptive_config table1{};
+  for (job& j : jobs)
+    j.terms = leasehold::workload::make_adaptive<seconds>(j.id, j.submit, j.r_max, j.t_min, table1,
+                                                          random);
 }
 
 // The SDSC SP2 log in 15-day slices, jobs under a minute removed.
@@ -127,7 +136,7 @@ std::vector<std::vector<job>> trace_slices(const std::string& path) {
     if (slices.size() <= index) slices.resize(index + 1);
     slices[index].push_back({static_cast<std::uint64_t>(rec.job),
                              rec.submit - origin - static_cast<seconds>(index) * slice_length,
-                             std::min(procs, cluster_size), rec.run_time, false, 1});
+                             std::min(procs, cluster_size), rec.run_time});
   }
   std::erase_if(slices, [](const auto& s) { return s.empty(); });
   return slices;
@@ -141,12 +150,8 @@ std::vector<job> synthetic_slice(std::uint64_t seed) {
   std::vector<job> jobs(250);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const seconds base = seconds{60} << random.uniform_int(0, 10);
-    jobs[i] = {i + 1,
-               random.uniform_int(0, slice_length - 1),
-               std::int64_t{1} << random.uniform_int(0, 7),
-               base + random.uniform_int(0, base),
-               false,
-               1};
+    jobs[i] = {i + 1, random.uniform_int(0, slice_length - 1),
+               std::int64_t{1} << random.uniform_int(0, 7), base + random.uniform_int(0, base)};
   }
   std::ranges::sort(jobs, [](const job& a, const job& b) { return a.submit < b.submit; });
   return jobs;
@@ -378,13 +383,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   for (std::size_t i = 0; i < slices.size(); ++i) decorate(slices[i], seed + first + i);
-  std::cout << "running " << slices.size() << " slice(s) starting at slice " << first << ", loads +"
-            <<
-      [&] {
-        std::string s;
-        for (double l : loads) s += (s.empty() ? "" : "/") + std::to_string(int(100 * l));
-        return s;
-      }() << " %\n";
+  std::cout << "running " << slices.size() << " slice(s) starting at slice " << first << ", loads";
+  for (double l : loads) std::cout << " +" << static_cast<int>(100 * l) << '%';
+  std::cout << "\n";
 
   // Per series and load, per slice: the gains against FIFO rigid on the same slice and load.
   std::map<series_key, std::vector<std::vector<point>>> per_slice;
@@ -441,8 +442,11 @@ int main(int argc, char** argv) {
   std::cout << std::fixed << std::setprecision(1);
   const auto table = [&](const char* title, double point::*field) {
     std::cout << "\n" << title << "\n" << std::left << std::setw(28) << "load increase";
-    for (double l : loads)
-      std::cout << std::right << std::setw(8) << ("+" + std::to_string(int(100 * l)) + "%");
+    for (double l : loads) {
+      std::ostringstream label;
+      label << '+' << static_cast<int>(100 * l) << '%';
+      std::cout << std::right << std::setw(8) << label.str();
+    }
     std::cout << "\n";
     for (auto order : {adaptive::strategy::fifo, adaptive::strategy::missing_deadline_first})
       for (request_type type : all_types) {

@@ -111,13 +111,13 @@ class scheduler {
     if (seen_.contains(req.id))
       throw invalid_request(
           leasehold::detail::describe("adaptive request ", req.id, ": duplicate id"));
-    seen_.insert(req.id);
     advance_to(now);
     ++submitted_;
 
     std::optional<placement_type> where = config_.order == strategy::missing_deadline_first
                                               ? reschedule_with(req, shapes)
                                               : place_around(req, shapes);
+    seen_.insert(req.id);
     decision_type answer;
     answer.id = req.id;
     if (!where) {
