@@ -282,3 +282,30 @@ TEST_CASE_TEMPLATE("adaptive scheduler: bad input is rejected and changes nothin
 TEST_CASE("adaptive scheduler: an empty pricing function is refused") {
   CHECK_THROWS_AS(adaptive::scheduler<>(std::int64_t{4}, {.price = nullptr}), invalid_request);
 }
+
+TEST_CASE_TEMPLATE("adaptive scheduler: allowed R and Algorithm 1's tie-break", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  using C = typename B::capacity_type;
+  // 16 resources, 8 busy over [0, 100). R in 3..16 restricted to powers of two, constant work
+  // 1600: R = 16 runs 100 (from 100, completes 200), R = 8 runs 200 (from 0, completes 200),
+  // R = 4 runs 400. 16 and 8 tie at 200; Algorithm 1 meets R = 8 first (event time 0) and keeps
+  // it (strict >), so the request runs on 8 from 0.
+  auto s = make<B>(16, adaptive::strategy::fifo, {{{0, 100}, 8}});
+  request_of<B> r;
+  r.id = 4;
+  r.r_min = C(3);
+  r.r_max = C(16);
+  r.f_mol = adaptive::constant_work<T, C>{1600};
+  r.allowed = adaptive::powers_of_two{};
+  const auto d = s.submit(r, T{0});
+  REQUIRE(d.accepted);
+  CHECK(d.where == adaptive::placement<T, C>{{piece_of<B>{{T(0), T(200)}, C(8), 0, 100}}});
+  const auto m = s.metrics();
+  CHECK(m.reshaped == 1);
+  CHECK(m.mean_modification == doctest::Approx(8.0 / 12.0));  // (16 - 8) / (16 - 4)
+  // With 9 busy, R = 8 no longer fits at 0; R = 4 would complete at 400, R = 16 at 200.
+  auto s2 = make<B>(16, adaptive::strategy::fifo, {{{0, 100}, 9}});
+  CHECK(s2.submit(r, T{0}).where ==
+        adaptive::placement<T, C>{{piece_of<B>{{T(100), T(200)}, C(16), 0, 100}}});
+}

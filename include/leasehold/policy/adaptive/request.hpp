@@ -146,7 +146,7 @@ struct adaptive_request {
   // Whether more than one R is allowed.
   [[nodiscard]] bool moldable() const {
     int count = 0;
-    for (C r = r_max; r >= r_min && count < 2; --r)
+    for (C r = r_max; r >= r_min && r > C{} && count < 2; --r)
       if (!allowed || allowed(r)) ++count;
     return count > 1;
   }
