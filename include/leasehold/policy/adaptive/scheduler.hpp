@@ -1,0 +1,340 @@
+#pragma once
+
+// The online scheduler of Netto & Buyya (§3.3) for adaptive requests with hard deadlines, on
+// any availability profile whose capacity is a scalar (a homogeneous cluster of R resources).
+// Two strategies, both with conservative backfilling (every accepted request holds a
+// reservation; a later one may only use the holes it leaves):
+//
+//  - strategy::fifo: each arrival is placed by Algorithm 1 around the existing reservations,
+//    which never move.
+//  - strategy::missing_deadline_first: on each arrival, the requests still waiting for their
+//    first resource are released, sorted together with the newcomer by how close they are to
+//    missing their deadline (the slack D - now - T at R_max, smallest first), and placed again
+//    by Algorithm 1 in that order. If the new order would leave an accepted request without a
+//    placement by its deadline, or does not fit the newcomer, the old reservations are restored
+//    and the newcomer is placed around them as FIFO would. Running requests are never touched
+//    (Fig. 3), and a rejected request changes nothing.
+//
+// The policy owns no clock: submit() and advance_to() take the current time, which never goes
+// back. Requests run exactly as placed (the paper's rectangles in a Gantt chart); a request is
+// running, and out of the rescheduler's reach, from the start of its first piece.
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "leasehold/availability/concept.hpp"
+#include "leasehold/availability/free_list.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/policy/adaptive/detail/placement_search.hpp"
+#include "leasehold/policy/adaptive/detail/shapes.hpp"
+#include "leasehold/policy/adaptive/metrics.hpp"
+#include "leasehold/policy/adaptive/placement.hpp"
+#include "leasehold/policy/adaptive/pricing.hpp"
+#include "leasehold/policy/adaptive/request.hpp"
+
+namespace leasehold::policy::adaptive {
+
+enum class strategy {
+  fifo,                    // FIFO with conservative backfilling, no rescheduling
+  missing_deadline_first,  // reschedule the waiting queue on each arrival
+};
+
+template <time_value T = std::int64_t, scalar_capacity C = std::int64_t>
+struct scheduler_config {
+  strategy order = strategy::fifo;
+  pricing_function<T, C> price = algorithm2{};  // omega
+};
+
+// The answer to submit().
+template <time_value T = std::int64_t, scalar_capacity C = std::int64_t>
+struct decision {
+  std::uint64_t id = 0;
+  bool accepted = false;
+  placement<T, C> where;  // empty when rejected
+  double price = 0.0;     // omega at acceptance; a later rescheduling may change it
+  std::string reason;     // why it was rejected
+};
+
+// An accepted request and where it runs now.
+template <time_value T = std::int64_t, scalar_capacity C = std::int64_t>
+struct accepted_request {
+  adaptive_request<T, C> request;
+  placement<T, C> where;
+};
+
+template <availability Backend = free_list<>>
+class scheduler {
+  static_assert(scalar_capacity<typename Backend::capacity_type>,
+                "adaptive::scheduler needs an availability with a scalar capacity: a homogeneous "
+                "cluster of R resources is one scalar profile");
+
+ public:
+  using backend_type = Backend;
+  using time_type = typename Backend::time_type;
+  using capacity_type = typename Backend::capacity_type;
+  using request_type = adaptive_request<time_type, capacity_type>;
+  using placement_type = placement<time_type, capacity_type>;
+  using decision_type = decision<time_type, capacity_type>;
+  using record_type = accepted_request<time_type, capacity_type>;
+  using config_type = scheduler_config<time_type, capacity_type>;
+
+  // `profile` is the cluster; what is already booked in it is not the scheduler's to move.
+  explicit scheduler(Backend profile, config_type config = {})
+      : profile_(std::move(profile)), config_(std::move(config)), now_(profile_.origin()) {
+    if (!config_.price) throw invalid_request("adaptive::scheduler: the pricing function is empty");
+  }
+
+  // A cluster of `total` resources, fully free from time 0.
+  explicit scheduler(capacity_type total, config_type config = {}) requires
+      std::constructible_from<Backend, capacity_type>
+      : scheduler(Backend(total), std::move(config)) {}
+
+  // Offers a request at time `now` (>= every earlier now, >= its submission). Throws
+  // invalid_request, changing nothing, for a malformed request (see detail::shapes_of), a
+  // duplicate id, or a time that goes back. Otherwise accepts it with a placement that
+  // completes by its deadline, or rejects it; a rejection changes no reservation.
+  decision_type submit(const request_type& req, time_type now) {
+    auto shapes = detail::shapes_of(req, profile_.total());
+    check_time("submit", now);
+    if (req.submit > now)
+      throw invalid_request(leasehold::detail::describe("adaptive request ", req.id,
+                                                        ": submitted at ", req.submit,
+                                                        ", after the current time ", now));
+    if (seen_.contains(req.id))
+      throw invalid_request(
+          leasehold::detail::describe("adaptive request ", req.id, ": duplicate id"));
+    advance_to(now);
+    ++submitted_;
+
+    std::optional<placement_type> where = config_.order == strategy::missing_deadline_first
+                                              ? reschedule_with(req, shapes)
+                                              : place_around(req, shapes);
+    seen_.insert(req.id);
+    decision_type answer;
+    answer.id = req.id;
+    if (!where) {
+      ++rejected_;
+      answer.reason = leasehold::detail::describe("no shape of request ", req.id,
+                                                  " completes by its deadline ", req.deadline);
+      return answer;
+    }
+    answer.accepted = true;
+    answer.where = *where;
+    answer.price = config_.price(req, *where);
+    if (where->start() > now_) waiting_.push_back(req.id);
+    accepted_.emplace(req.id, entry{record_type{req, std::move(*where)}, std::move(shapes)});
+    return answer;
+  }
+
+  // Moves the present to `now`: requests that have started leave the waiting queue, and the
+  // profile forgets the past.
+  void advance_to(time_type now) {
+    check_time("advance_to", now);
+    profile_.advance_to(now);
+    now_ = now;
+    std::erase_if(waiting_, [this](std::uint64_t id) {
+      return accepted_.at(id).record.where.start() <= now_;
+    });
+  }
+
+  [[nodiscard]] time_type now() const noexcept { return now_; }
+  [[nodiscard]] const Backend& profile() const noexcept { return profile_; }
+  [[nodiscard]] const config_type& config() const noexcept { return config_; }
+  [[nodiscard]] std::size_t waiting() const noexcept { return waiting_.size(); }
+
+  // The current placement of an accepted request, or nullptr.
+  [[nodiscard]] const placement_type* find(std::uint64_t id) const {
+    const auto it = accepted_.find(id);
+    return it == accepted_.end() ? nullptr : &it->second.record.where;
+  }
+
+  // Calls f(const record_type&) for every accepted request, by id.
+  template <class F>
+  void for_each_accepted(F&& f) const {
+    for (const auto& [id, e] : accepted_) f(e.record);
+  }
+
+  // The paper's metrics over everything submitted so far, priced at the final placements.
+  [[nodiscard]] adaptive_metrics metrics() const {
+    adaptive_metrics m;
+    m.submitted = submitted_;
+    m.accepted = accepted_.size();
+    m.rejected = rejected_;
+    m.reschedules = reschedules_;
+    double response = 0.0;
+    double modification = 0.0;
+    std::size_t pieces = 0;
+    for (const auto& [id, e] : accepted_) {
+      const auto& [req, where] = e.record;
+      m.profit += config_.price(req, where);
+      response += static_cast<double>(where.completion() - req.submit);
+      if (e.shapes.size() > 1) {
+        ++m.moldable_accepted;
+        const auto most = e.shapes.front().resource_count;
+        const auto least = e.shapes.back().resource_count;
+        const bool reshaped = std::ranges::any_of(
+            where.pieces, [most](const sub_request<time_type, capacity_type>& piece) {
+              return most > piece.resource_count;
+            });
+        if (reshaped) {
+          ++m.reshaped;
+          modification += (static_cast<double>(most) - where.mean_resources()) /
+                          static_cast<double>(most - least);
+        }
+      }
+      if (req.preemptive()) {
+        ++m.preemptive_accepted;
+        if (where.pieces.size() > 1) {
+          ++m.split;
+          pieces += where.pieces.size();
+        }
+      }
+    }
+    if (m.accepted > 0) m.mean_response = response / static_cast<double>(m.accepted);
+    if (m.reshaped > 0) m.mean_modification = modification / static_cast<double>(m.reshaped);
+    if (m.split > 0) m.mean_pieces = static_cast<double>(pieces) / static_cast<double>(m.split);
+    return m;
+  }
+
+ private:
+  using shape_list = std::vector<detail::shape<time_type, capacity_type>>;
+
+  struct entry {
+    record_type record;
+    shape_list shapes;
+  };
+
+  void check_time(const char* operation, time_type now) const {
+    if (now < now_)
+      throw invalid_request(leasehold::detail::describe("adaptive::scheduler ", operation, " at ",
+                                                        now, ": before the current time ", now_));
+  }
+
+  [[nodiscard]] std::optional<placement_type> search(const request_type& req,
+                                                     const shape_list& shapes) const {
+    return detail::placement_search<Backend>(profile_, shapes, req.split, now_, req.deadline).run();
+  }
+
+  // Books every piece, or none (strong guarantee).
+  void book(const placement_type& where) {
+    std::size_t done = 0;
+    try {
+      for (; done < where.pieces.size(); ++done)
+        profile_.reserve(where.pieces[done].span, where.pieces[done].resource_count);
+    } catch (...) {
+      while (done > 0) {
+        --done;
+        profile_.release(where.pieces[done].span, where.pieces[done].resource_count);
+      }
+      throw;
+    }
+  }
+
+  void unbook(const placement_type& where) {
+    for (const auto& piece : where.pieces) profile_.release(piece.span, piece.resource_count);
+  }
+
+  // FIFO: Algorithm 1 around the reservations already made.
+  std::optional<placement_type> place_around(const request_type& req, const shape_list& shapes) {
+    auto where = search(req, shapes);
+    if (where) book(*where);
+    return where;
+  }
+
+  // Missing-Deadline-First, as described at the top of this file.
+  std::optional<placement_type> reschedule_with(const request_type& req, const shape_list& shapes) {
+    if (waiting_.empty()) return place_around(req, shapes);
+
+    struct candidate {
+      std::uint64_t id;
+      double slack;  // D - now - T(R_max); double, as D may be forever
+      time_type submit;
+      const request_type* request;
+      const shape_list* shapes;
+    };
+    const auto slack_of = [this](const request_type& r, const shape_list& s) {
+      return static_cast<double>(r.deadline) - static_cast<double>(now_) -
+             static_cast<double>(s.front().duration);
+    };
+    std::vector<candidate> order;
+    order.reserve(waiting_.size() + 1);
+    for (const std::uint64_t id : waiting_) {
+      const entry& e = accepted_.at(id);
+      order.push_back({id, slack_of(e.record.request, e.shapes), e.record.request.submit,
+                       &e.record.request, &e.shapes});
+    }
+    order.push_back({req.id, slack_of(req, shapes), req.submit, &req, &shapes});
+    std::ranges::stable_sort(order, [](const candidate& a, const candidate& b) {
+      if (a.slack != b.slack) return a.slack < b.slack;
+      if (a.submit != b.submit) return a.submit < b.submit;
+      return a.id < b.id;
+    });
+
+    std::vector<std::pair<std::uint64_t, placement_type>> plan;
+    plan.reserve(order.size());
+    std::size_t released = 0;
+    const auto restore = [&] {
+      for (auto it = plan.rbegin(); it != plan.rend(); ++it) unbook(it->second);
+      plan.clear();
+      for (std::size_t i = 0; i < released; ++i) book(accepted_.at(waiting_[i]).record.where);
+      released = 0;
+    };
+    std::optional<placement_type> mine;
+    bool complete = true;
+    try {
+      for (; released < waiting_.size(); ++released)
+        unbook(accepted_.at(waiting_[released]).record.where);
+      for (const candidate& c : order) {
+        auto where = search(*c.request, *c.shapes);
+        if (!where) {
+          if (c.id == req.id) continue;
+          complete = false;  // an accepted deadline would break: keep the old order
+          break;
+        }
+        book(*where);
+        if (c.id == req.id) mine = *where;
+        plan.emplace_back(c.id, std::move(*where));
+      }
+    } catch (...) {
+      restore();
+      throw;
+    }
+    if (!complete || !mine) {
+      restore();
+      return place_around(req, shapes);
+    }
+    bool moved = false;
+    for (auto& [id, where] : plan) {
+      if (id == req.id) continue;
+      placement_type& current = accepted_.at(id).record.where;
+      moved = moved || current != where;
+      current = std::move(where);
+    }
+    if (moved) ++reschedules_;
+    // The new order may start a waiting request at now_: it is running from here on.
+    std::erase_if(waiting_, [this](std::uint64_t id) {
+      return accepted_.at(id).record.where.start() <= now_;
+    });
+    return mine;
+  }
+
+  Backend profile_;
+  config_type config_;
+  time_type now_;
+  std::map<std::uint64_t, entry> accepted_;
+  std::vector<std::uint64_t> waiting_;  // accepted, first piece not yet started
+  std::set<std::uint64_t> seen_;
+  std::size_t submitted_ = 0;
+  std::size_t rejected_ = 0;
+  std::size_t reschedules_ = 0;
+};
+
+}  // namespace leasehold::policy::adaptive
