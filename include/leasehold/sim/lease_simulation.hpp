@@ -21,7 +21,8 @@
 
 namespace leasehold::sim {
 
-// A user taking back a lease that has not started by `at` (SWF status 5 jobs).
+// A user taking back a lease that has not started by `at` (SWF status 5 jobs). Leases whose
+// terms carry `withdraw` get one automatically.
 template <time_value T = std::int64_t>
 struct withdrawal {
   std::uint64_t id = 0;
@@ -51,6 +52,10 @@ simulation_stats<T> simulate_leases(
   for (const auto& l : leases) ordered.push_back(&l);
   std::ranges::stable_sort(ordered, [](auto* a, auto* b) { return a->submit < b->submit; });
   for (auto* l : ordered) inputs.push(l->submit, l);
+  for (auto* l : ordered)
+    if (l->withdraw)
+      inputs.push(std::max(*l->withdraw, l->submit),
+                  withdrawal<T>{l->id, std::max(*l->withdraw, l->submit)});
   for (const auto& w : withdrawals) inputs.push(w.at, w);
 
   simulation_stats<T> stats;
