@@ -1,0 +1,60 @@
+#pragma once
+
+// The vocabulary of cluster::slot_table: a gang request (n distinct nodes, each with the same
+// per-node resource vector, over the same span) and the placement that answers it. This is
+// the three-dimensional slot table of Sotomayor, Keahey & Foster (Haizea, §3.2): resource
+// usage x nodes x time.
+
+#include <cstddef>
+#include <limits>
+#include <ostream>
+#include <vector>
+
+#include "leasehold/core/capacity.hpp"
+#include "leasehold/core/time.hpp"
+
+namespace leasehold::cluster {
+
+// Book `per_node` on `nodes` distinct nodes for `duration`, all starting at the same s with
+// window.begin <= s and s + duration <= window.end. The default window is "from the table's
+// origin to forever", as for leasehold::request.
+template <time_value T, capacity_value C>
+struct gang_request {
+  std::size_t nodes = 1;
+  C per_node{};
+  T duration{};
+  interval<T> window{std::numeric_limits<T>::min(), std::numeric_limits<T>::max()};
+
+  friend bool operator==(const gang_request&, const gang_request&) = default;
+
+  friend std::ostream& operator<<(std::ostream& out, const gang_request& r) {
+    return out << "gang_request{" << r.nodes << " nodes x " << r.per_node << ", duration "
+               << r.duration << ", window " << r.window << '}';
+  }
+};
+
+// Where and when a gang runs: `per_node` booked on every node of `nodes` over `span`.
+// Node ids are distinct and, in placements made by earliest_fit, in increasing order.
+template <time_value T, capacity_value C>
+struct placement {
+  interval<T> span{};
+  C per_node{};
+  std::vector<std::size_t> nodes;
+
+  [[nodiscard]] T start() const noexcept { return span.begin; }
+
+  friend bool operator==(const placement&, const placement&) = default;
+
+  friend std::ostream& operator<<(std::ostream& out, const placement& p) {
+    out << "placement{" << p.span << ", " << p.per_node << " on nodes [";
+    for (std::size_t i = 0; i < p.nodes.size(); ++i) out << (i == 0 ? "" : ", ") << p.nodes[i];
+    return out << "]}";
+  }
+};
+
+// The default node preference: none, so earliest_fit picks the lowest node ids.
+struct no_preference {
+  [[nodiscard]] constexpr int operator()(std::size_t /*node*/) const noexcept { return 0; }
+};
+
+}  // namespace leasehold::cluster

@@ -1,0 +1,382 @@
+#pragma once
+
+// cluster::slot_table<A>: Haizea's slot table (Sotomayor, Keahey & Foster, §3.2). W identical
+// nodes, each an availability profile A over the node's resource vector, plus an aggregate
+// profile (the sum over nodes) that rejects a gang quickly: if n x per_node is not free in
+// the sum, no n nodes can hold it either.
+//
+// A gang request asks for n distinct nodes that each fit the per-node vector over the same
+// [s, s + d). earliest_fit finds the smallest such s and, among the nodes free then, picks n
+// by a node-preference key (Haizea prefers nodes that need no preemption, then nodes holding
+// the image). reserve / release take the placement and give the strong guarantee: every
+// node is checked before any is changed, and a failure part-way is rolled back.
+//
+// Costs, with W nodes: earliest_fit is one aggregate earliest_fit plus, per round, one
+// earliest_fit per node; a round either answers or moves the candidate start to a later
+// block boundary, so a request rarely needs more than a few rounds.
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "leasehold/availability/concept.hpp"
+#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/cluster/placement.hpp"
+#include "leasehold/core/capacity.hpp"
+#include "leasehold/core/detail/checked_arithmetic.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/core/time.hpp"
+
+namespace leasehold::cluster {
+
+namespace detail {
+
+// amount x n, component-wise; the caller has checked that it cannot overflow.
+template <scalar_capacity C>
+[[nodiscard]] constexpr C scaled(C amount, std::size_t n) noexcept {
+  return static_cast<C>(amount * static_cast<C>(n));
+}
+template <std::size_t N, class V>
+[[nodiscard]] constexpr resources<N, V> scaled(resources<N, V> amount, std::size_t n) noexcept {
+  for (auto& v : amount.values) v = static_cast<V>(v * static_cast<V>(n));
+  return amount;
+}
+
+// amount x n, or nullopt if a component overflows.
+template <scalar_capacity C>
+[[nodiscard]] constexpr std::optional<C> checked_scaled(C amount, std::size_t n) noexcept {
+  C result{};
+  if (__builtin_mul_overflow(amount, n, &result)) return std::nullopt;
+  return result;
+}
+template <std::size_t N, class V>
+[[nodiscard]] constexpr std::optional<resources<N, V>> checked_scaled(resources<N, V> amount,
+                                                                      std::size_t n) noexcept {
+  for (auto& v : amount.values)
+    if (__builtin_mul_overflow(v, n, &v)) return std::nullopt;
+  return amount;
+}
+
+}  // namespace detail
+
+// Every node may start at once: the default per-node lower bound on the start. Any other
+// Ready is a callable ready(node) -> time_type.
+struct ready_now {};
+
+template <availability A>
+class slot_table {
+ public:
+  using node_type = A;
+  using time_type = typename A::time_type;
+  using capacity_type = typename A::capacity_type;
+  using request_type = gang_request<time_type, capacity_type>;
+  using placement_type = placement<time_type, capacity_type>;
+
+  // W nodes of `per_node_total` each, all profiles starting at `origin`.
+  slot_table(std::size_t node_count, capacity_type per_node_total,
+             time_type origin = 0) requires std::constructible_from<A, capacity_type, time_type>
+      : slot_table(node_count, per_node_total,
+                   [origin](capacity_type total) { return A(total, origin); }) {}
+
+  // The same, for backends with other constructor arguments (slotted_ring's dt and slot
+  // count): make(total) builds one profile of that total capacity; it is called once per node
+  // and once for the aggregate, with W x per_node_total.
+  template <class Make>
+  requires std::same_as<std::invoke_result_t<Make&, capacity_type>, A> slot_table(
+      std::size_t node_count, capacity_type per_node_total, Make make)
+      : per_node_total_(per_node_total),
+        aggregate_(make(checked_aggregate_total(node_count, per_node_total))) {
+    nodes_.reserve(node_count);
+    for (std::size_t i = 0; i < node_count; ++i) nodes_.push_back(make(per_node_total));
+    for (const A& node : nodes_)
+      if (node.origin() != aggregate_.origin() || !(node.total() == per_node_total))
+        throw invalid_request(leasehold::detail::describe(
+            "slot_table: make(total) built a node with total ", node.total(), " and origin ",
+            node.origin(), "; expected ", per_node_total, " and ", aggregate_.origin()));
+  }
+
+  [[nodiscard]] std::size_t node_count() const noexcept { return nodes_.size(); }
+  [[nodiscard]] capacity_type per_node_total() const noexcept { return per_node_total_; }
+  [[nodiscard]] capacity_type total() const { return aggregate_.total(); }
+  [[nodiscard]] time_type origin() const { return aggregate_.origin(); }
+  [[nodiscard]] const A& node(std::size_t i) const {
+    check_node("node", i);
+    return nodes_[i];
+  }
+  [[nodiscard]] const A& aggregate() const noexcept { return aggregate_; }
+
+  // The placement with the smallest start, or nullopt when no n nodes are free together for
+  // the duration inside the window. Among the nodes free at that start, the n with the
+  // smallest preference(node) are chosen (ties by node id); ready(node), when given, is a
+  // per-node lower bound on the start (e.g. when an image can arrive).
+  template <class Preference = no_preference, class Ready = ready_now>
+  [[nodiscard]] std::optional<placement_type> earliest_fit(const request_type& r,
+                                                           Preference preference = {},
+                                                           Ready ready = {}) const {
+    const auto starts = check_gang(r);
+    if (starts.empty()) return std::nullopt;
+    const capacity_type gang_amount = detail::scaled(r.per_node, r.nodes);
+    std::vector<std::optional<time_type>> fits_from(nodes_.size());
+    time_type candidate = starts.first;
+    while (true) {
+      // Quick rejection and a jump: the sum over nodes must hold n x per_node.
+      const auto aggregate_start =
+          aggregate_.earliest_fit({gang_amount, r.duration, {candidate, r.window.end}});
+      if (!aggregate_start) return std::nullopt;
+      candidate = *aggregate_start;
+      std::size_t finite = 0;
+      for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        time_type begin = candidate;
+        if constexpr (!std::same_as<Ready, ready_now>)
+          begin = std::max(begin, static_cast<time_type>(ready(i)));
+        fits_from[i] = std::nullopt;
+        if (begin > starts.last) continue;
+        fits_from[i] = nodes_[i].earliest_fit({r.per_node, r.duration, {begin, r.window.end}});
+        if (fits_from[i]) ++finite;
+      }
+      if (finite < r.nodes) return std::nullopt;
+      // Any start that n nodes share is at least the n-th smallest per-node earliest start.
+      std::vector<time_type> earliest;
+      earliest.reserve(finite);
+      for (const auto& e : fits_from)
+        if (e) earliest.push_back(*e);
+      const auto nth = earliest.begin() + static_cast<std::ptrdiff_t>(r.nodes - 1);
+      std::nth_element(earliest.begin(), nth, earliest.end());
+      if (*nth == candidate) break;
+      candidate = *nth;
+    }
+    std::vector<std::size_t> free_nodes;
+    for (std::size_t i = 0; i < nodes_.size(); ++i)
+      if (fits_from[i] && *fits_from[i] == candidate) free_nodes.push_back(i);
+    choose(free_nodes, r.nodes, preference);
+    return placement_type{{candidate, static_cast<time_type>(candidate + r.duration)},
+                          r.per_node,
+                          std::move(free_nodes)};
+  }
+
+  // The nodes on which `amount` is free throughout `span`, in increasing id order.
+  [[nodiscard]] std::vector<std::size_t> nodes_free(interval<time_type> span,
+                                                    capacity_type amount) const {
+    leasehold::detail::check_span("nodes_free", span, origin());
+    leasehold::detail::check_amount("nodes_free", amount, per_node_total_);
+    std::vector<std::size_t> result;
+    if (!fits(amount, aggregate_.min_free(span))) return result;  // quick rejection
+    for (std::size_t i = 0; i < nodes_.size(); ++i)
+      if (fits(amount, nodes_[i].min_free(span))) result.push_back(i);
+    return result;
+  }
+
+  // The largest e <= limit such that `amount` is free on `node` throughout [from, e); `from`
+  // itself when it is not free at `from`. Found by galloping then bisecting on min_free, so
+  // it works on every backend.
+  [[nodiscard]] time_type free_until(std::size_t node, time_type from, capacity_type amount,
+                                     time_type limit) const {
+    check_node("free_until", node);
+    leasehold::detail::check_time("free_until", from, origin());
+    if (limit <= from) return from;
+    const A& profile = nodes_[node];
+    if (!fits(amount, profile.free_at(from))) return from;
+    if (fits(amount, profile.min_free({from, limit}))) return limit;
+    time_type good = static_cast<time_type>(from + 1);  // fits over [from, good)
+    time_type step = 1;
+    time_type bad = limit;  // does not fit over [from, bad)
+    while (true) {
+      const auto next = leasehold::detail::checked_add(good, step);
+      if (!next || *next >= bad) break;
+      if (fits(amount, profile.min_free({from, *next}))) {
+        good = *next;
+        if (step <= std::numeric_limits<time_type>::max() / 2)
+          step = static_cast<time_type>(2 * step);
+      } else {
+        bad = *next;
+        break;
+      }
+    }
+    while (bad - good > 1) {
+      const time_type middle = static_cast<time_type>(good + (bad - good) / 2);
+      if (fits(amount, profile.min_free({from, middle})))
+        good = middle;
+      else
+        bad = middle;
+    }
+    return good;
+  }
+
+  // True when every node of p is in range, distinct, and has p.per_node free over p.span.
+  [[nodiscard]] bool can_reserve(const placement_type& p) const {
+    check_placement("can_reserve", p);
+    return std::ranges::all_of(
+        p.nodes, [&](std::size_t i) { return fits(p.per_node, nodes_[i].min_free(p.span)); });
+  }
+
+  // Books p.per_node on every node of p over p.span. Throws invalid_request for a malformed
+  // placement and insufficient_capacity (naming the node) when a node lacks the capacity;
+  // either way nothing changes.
+  void reserve(const placement_type& p) {
+    check_placement("reserve", p);
+    for (std::size_t i : p.nodes) {
+      const capacity_type free = nodes_[i].min_free(p.span);
+      if (!fits(p.per_node, free))
+        throw insufficient_capacity(leasehold::detail::describe(
+            "slot_table reserve ", p, ": node ", i, " has only ", free, " free over ", p.span));
+    }
+    apply(
+        p,
+        [](A& profile, interval<time_type> span, const capacity_type& amount) {
+          profile.reserve(span, amount);
+        },
+        [](A& profile, interval<time_type> span, const capacity_type& amount) {
+          profile.release(span, amount);
+        });
+  }
+
+  // Gives p back. Throws invalid_request for a malformed placement and invalid_release
+  // (naming the node) when some node has less than p.per_node booked over p.span; either way
+  // nothing changes (nodes already released are booked again).
+  void release(const placement_type& p) {
+    check_placement("release", p);
+    try {
+      apply(
+          p,
+          [](A& profile, interval<time_type> span, const capacity_type& amount) {
+            profile.release(span, amount);
+          },
+          [](A& profile, interval<time_type> span, const capacity_type& amount) {
+            profile.reserve(span, amount);
+          });
+    } catch (const invalid_release& e) {
+      throw invalid_release(leasehold::detail::describe("slot_table release ", p, ": ", e.what()));
+    }
+  }
+
+  // Moves every profile's origin to t (see availability::advance_to).
+  void advance_to(time_type t) {
+    leasehold::detail::check_advance(t, origin());
+    aggregate_.advance_to(t);
+    for (A& node : nodes_) node.advance_to(t);
+  }
+
+  // Checks that the aggregate equals the sum over nodes everywhere, that every node has the
+  // same origin and total, and each profile's own invariants where it has validate(). Throws
+  // invariant_violation naming the first difference.
+  void validate() const {
+    if constexpr (requires(const A& a) { a.validate(); }) {
+      aggregate_.validate();
+      for (const A& node : nodes_) node.validate();
+    }
+    // Every time where some profile changes is a boundary of some block.
+    std::vector<time_type> points;
+    for (const auto& block : aggregate_.free_blocks()) points.push_back(block.span.begin);
+    for (const A& node : nodes_) {
+      if (node.origin() != aggregate_.origin())
+        throw invariant_violation(leasehold::detail::describe(
+            "slot_table: a node's origin ", node.origin(), " differs from ", aggregate_.origin()));
+      for (const auto& block : node.free_blocks()) points.push_back(block.span.begin);
+    }
+    std::ranges::sort(points);
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    for (time_type t : points) {
+      capacity_type sum{};
+      for (const A& node : nodes_) sum += node.free_at(t);
+      if (!(sum == aggregate_.free_at(t)))
+        throw invariant_violation(
+            leasehold::detail::describe("slot_table: aggregate free ", aggregate_.free_at(t),
+                                        " at ", t, " differs from the sum over nodes ", sum));
+    }
+  }
+
+ private:
+  static capacity_type checked_aggregate_total(std::size_t node_count,
+                                               capacity_type per_node_total) {
+    if (node_count == 0) throw invalid_request("slot_table: a cluster needs at least one node");
+    leasehold::detail::check_total(per_node_total);
+    const auto sum = detail::checked_scaled(per_node_total, node_count);
+    if (!sum)
+      throw invalid_request(leasehold::detail::describe(
+          "slot_table: ", node_count, " nodes x ", per_node_total, " overflows the capacity type"));
+    return *sum;
+  }
+
+  void check_node(const char* operation, std::size_t i) const {
+    if (i >= nodes_.size())
+      throw invalid_request(leasehold::detail::describe(
+          operation, ": node ", i, " out of range (the table has ", nodes_.size(), " nodes)"));
+  }
+
+  leasehold::detail::start_range<time_type> check_gang(const request_type& r) const {
+    if (r.nodes == 0)
+      throw invalid_request(leasehold::detail::describe("earliest_fit ", r, ": zero nodes"));
+    if (r.nodes > nodes_.size())
+      throw invalid_request(leasehold::detail::describe(
+          "earliest_fit ", r, ": ", r.nodes, " nodes requested but the table has ", nodes_.size()));
+    return leasehold::detail::check_request(
+        request<time_type, capacity_type>{r.per_node, r.duration, r.window}, per_node_total_,
+        origin());
+  }
+
+  void check_placement(const char* operation, const placement_type& p) const {
+    leasehold::detail::check_span(operation, p.span, origin());
+    leasehold::detail::check_amount(operation, p.per_node, per_node_total_);
+    if (p.nodes.empty())
+      throw invalid_request(leasehold::detail::describe(operation, ' ', p, ": no nodes"));
+    std::vector<std::size_t> sorted = p.nodes;
+    std::ranges::sort(sorted);
+    if (sorted.back() >= nodes_.size())
+      throw invalid_request(leasehold::detail::describe(operation, ' ', p, ": node ", sorted.back(),
+                                                        " out of range (the table has ",
+                                                        nodes_.size(), " nodes)"));
+    if (const auto twin = std::ranges::adjacent_find(sorted); twin != sorted.end())
+      throw invalid_request(
+          leasehold::detail::describe(operation, ' ', p, ": node ", *twin, " listed twice"));
+  }
+
+  // Applies `change` to every node of p, then to the aggregate; if one throws, `undo`
+  // restores the ones already changed (undo is the exact inverse of a change that just
+  // succeeded, so it has the capacity it needs) and the exception propagates.
+  template <class Change, class Undo>
+  void apply(const placement_type& p, Change change, Undo undo) {
+    std::size_t done = 0;
+    try {
+      for (; done < p.nodes.size(); ++done) change(nodes_[p.nodes[done]], p.span, p.per_node);
+      change(aggregate_, p.span, detail::scaled(p.per_node, p.nodes.size()));
+    } catch (...) {
+      while (done > 0) {
+        --done;
+        undo(nodes_[p.nodes[done]], p.span, p.per_node);
+      }
+      throw;
+    }
+  }
+
+  // Keeps the `count` most preferred of `candidates` (ties by id), in increasing id order.
+  template <class Preference>
+  static void choose(std::vector<std::size_t>& candidates, std::size_t count,
+                     Preference& preference) {
+    if constexpr (!std::same_as<Preference, no_preference>) {
+      using key_type = std::decay_t<std::invoke_result_t<Preference&, std::size_t>>;
+      std::vector<std::pair<key_type, std::size_t>> keyed;
+      keyed.reserve(candidates.size());
+      for (std::size_t i : candidates) keyed.emplace_back(preference(i), i);
+      std::ranges::stable_sort(keyed,
+                               [](const auto& a, const auto& b) { return a.first < b.first; });
+      candidates.clear();
+      for (std::size_t i = 0; i < count; ++i) candidates.push_back(keyed[i].second);
+      std::ranges::sort(candidates);
+    } else {
+      candidates.resize(count);
+    }
+  }
+
+  capacity_type per_node_total_;
+  A aggregate_;
+  std::vector<A> nodes_;
+};
+
+}  // namespace leasehold::cluster

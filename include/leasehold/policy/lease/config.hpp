@@ -1,0 +1,120 @@
+#pragma once
+
+// The knobs of the Haizea lease scheduler (Sotomayor, Keahey & Foster, §3 and §4.4), as one
+// plain aggregate with the paper's values as defaults, plus the three configurations of
+// Table 1 this library reproduces (VM-MULT and VM-REUSE-* need image staging).
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <ostream>
+
+#include "leasehold/core/time.hpp"
+
+namespace leasehold::policy::lease {
+
+// How far the best-effort queue may look ahead (§3.2, after Lifka and Mu'alem & Feitelson):
+// `off` is strict FIFO (nothing passes a waiting head, which gets no reservation);
+// `aggressive` gives only the first lease that cannot start now a future reservation and lets
+// any later lease start now if it fits; `conservative` gives every waiting lease a
+// reservation; `intermediate(n)` gives the first n.
+struct backfilling {
+  enum class mode { off, aggressive, conservative, intermediate };
+  mode kind = mode::aggressive;
+  std::size_t reservations = 1;  // used by intermediate
+
+  [[nodiscard]] static constexpr backfilling off() noexcept { return {mode::off, 0}; }
+  [[nodiscard]] static constexpr backfilling aggressive() noexcept { return {mode::aggressive, 1}; }
+  [[nodiscard]] static constexpr backfilling conservative() noexcept {
+    return {mode::conservative, std::numeric_limits<std::size_t>::max()};
+  }
+  [[nodiscard]] static constexpr backfilling intermediate(std::size_t n) noexcept {
+    return {mode::intermediate, n};
+  }
+
+  // How many queued leases may hold a future reservation at once.
+  [[nodiscard]] constexpr std::size_t max_reservations() const noexcept {
+    switch (kind) {
+      case mode::off:
+        return 0;
+      case mode::aggressive:
+        return 1;
+      case mode::conservative:
+        return std::numeric_limits<std::size_t>::max();
+      case mode::intermediate:
+        return reservations;
+    }
+    return 0;
+  }
+
+  friend constexpr bool operator==(const backfilling&, const backfilling&) = default;
+};
+
+inline std::ostream& operator<<(std::ostream& out, const backfilling& b) {
+  switch (b.kind) {
+    case backfilling::mode::off:
+      return out << "off";
+    case backfilling::mode::aggressive:
+      return out << "aggressive";
+    case backfilling::mode::conservative:
+      return out << "conservative";
+    case backfilling::mode::intermediate:
+      return out << "intermediate(" << b.reservations << ')';
+  }
+  return out << "?";
+}
+
+// none: a preempted lease is cancelled and requeued, its work lost (NOVM-NOSR, §4.4).
+// all: every preemptible lease can be suspended and resumed (§3.1).
+enum class suspension { none, all };
+
+// allowed: a suspended lease may resume on other nodes, after its disk image instance and
+// memory state are transferred, (s_I + m) / B seconds (§3.1). none: only on its own nodes.
+enum class migration { none, allowed };
+
+template <time_value T = std::int64_t>
+struct scheduler_config {
+  backfilling backfill = backfilling::aggressive();
+  suspension suspend = suspension::all;
+  migration migrate = migration::allowed;
+  double suspend_rate_mb_s = 50.0;  // H_w (§4.3, after Fallenbeck et al.)
+  double resume_rate_mb_s = 50.0;   // H_r
+  double network_mb_s = 10.0;       // B: 100 Mb/s Ethernet, conservatively 10 MB/s (§4.3)
+  bool in_vms = true;               // leases run in VMs: slowdown and boot/shutdown apply
+  std::int64_t runtime_slowdown_percent = 5;  // inside a VM a computation takes 5 % longer
+  T boot_shutdown = 20;                       // boot + shutdown of a VM, s (§4.3)
+  // The shortest run worth starting before a suspension; nullopt: the suspend + resume
+  // time it costs, so that a lease never spends more time in overhead than it gains.
+  std::optional<T> minimum_run;
+  // §3.2: a preemptible lease's VMs also take m MB of the node's disk, to hold the memory
+  // state file should they be suspended.
+  bool reserve_disk_for_memory_state = true;
+
+  // Table 1's configurations (§4.4).
+  [[nodiscard]] static scheduler_config novm_nosr() {
+    scheduler_config c;
+    c.suspend = suspension::none;
+    c.migrate = migration::none;
+    c.in_vms = false;
+    return c;
+  }
+  [[nodiscard]] static scheduler_config novm_sr() {
+    scheduler_config c;
+    c.in_vms = false;
+    return c;
+  }
+  [[nodiscard]] static scheduler_config vm_predeploy() { return {}; }
+};
+
+namespace detail {
+// Seconds, rounded up, to move `mb` megabytes at `rate` MB/s.
+template <time_value T>
+[[nodiscard]] T transfer_time(std::int64_t mb, double rate) {
+  if (mb <= 0) return T{0};
+  return static_cast<T>(std::ceil(static_cast<double>(mb) / rate));
+}
+}  // namespace detail
+
+}  // namespace leasehold::policy::lease

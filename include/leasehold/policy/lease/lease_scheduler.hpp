@@ -1,0 +1,760 @@
+#pragma once
+
+// policy::lease::lease_scheduler: Haizea's lease scheduler (Sotomayor, Keahey & Foster,
+// "Combining Batch Execution and Leasing Using Virtual Machines", §3.1-3.3) over a
+// cluster::slot_table<A>.
+//
+//  - Advance reservations (§3.2) are admitted at once or rejected: viable when n nodes can
+//    hold the lease over [start, start + duration), counting the capacity held by
+//    preemptible best-effort leases; nodes that need no preemption are chosen first, and the
+//    best-effort leases in the way are preempted.
+//  - Preemption (§3.1): a running lease is suspended so that its suspension (m / H_w) ends
+//    exactly when the reservation starts; its remainder is requeued by its original submit
+//    time and later resumes (m / H_r), on other nodes after migrating its image instance and
+//    memory state ((s_I + m) / B). Without suspension the lease is cancelled and requeued, its
+//    work lost (NOVM-NOSR). A lease booked but not yet begun is simply unscheduled.
+//  - Best-effort leases (§3.2) are served FIFO by submit time with the configured
+//    backfilling. A lease that can be suspended starts as soon as n nodes are free for a
+//    minimum run, on the nodes free longest (nodes where it needs no suspension first), and
+//    is suspended before whatever blocks it; otherwise it needs its whole duration.
+//  - A lease whose real duration ends early frees the rest of its booking at once, and the
+//    schedule is re-evaluated: waiting reservations are unscheduled and the queue is planned
+//    again, so later leases move forward.
+//  - Events of §3.3 reach a lease_observer.
+//
+// The scheduler never owns a clock: the caller passes the current time to submit(),
+// withdraw(), release() and advance_to(), and asks next_event_time() when to call again.
+// In simulation the lease's real duration tells when it ends; an embedding scheduler
+// leaves real_duration at 0 and calls release() instead.
+
+#include <algorithm>
+#include <cmath>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "leasehold/availability/concept.hpp"
+#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/availability/free_list.hpp"
+#include "leasehold/cluster/slot_table.hpp"
+#include "leasehold/core/capacity.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/core/time.hpp"
+#include "leasehold/policy/lease/config.hpp"
+#include "leasehold/policy/lease/lease_record.hpp"
+#include "leasehold/policy/lease/lease_terms.hpp"
+#include "leasehold/policy/lease/observer.hpp"
+#include "leasehold/policy/lease/preparation.hpp"
+
+namespace leasehold::policy::lease {
+
+// A lease the scheduler refuses to consider at all: malformed terms, a duplicate id, time
+// running backwards. Nothing changes when it is thrown.
+struct invalid_lease : invalid_request {
+  using invalid_request::invalid_request;
+};
+
+enum class admission {
+  accepted,  // an advance reservation or immediate lease is booked
+  queued,    // a best-effort lease is in the queue (it may already have been started)
+  rejected,  // the lease will never run; the reason says why
+};
+
+struct submit_result {
+  admission outcome = admission::queued;
+  std::string reason;
+};
+
+template <availability A = free_list<std::int64_t, node_resources>,
+          class Preparation = images_predeployed>
+requires std::same_as<typename A::capacity_type, node_resources> &&
+    preparation<Preparation, typename A::time_type>
+class lease_scheduler {
+ public:
+  using time_type = typename A::time_type;
+  using table_type = cluster::slot_table<A>;
+  using terms_type = lease_terms<time_type>;
+  using record_type = lease_record<time_type>;
+  using config_type = scheduler_config<time_type>;
+  using segment_type = segment<time_type>;
+
+  explicit lease_scheduler(table_type table, config_type config = {}, Preparation prep = {})
+      : table_(std::move(table)),
+        config_(check_config(config)),
+        prep_(std::move(prep)),
+        now_(table_.origin()),
+        on_node_(table_.node_count()) {}
+
+  void set_observer(lease_observer<time_type>* observer) noexcept { observer_ = observer; }
+
+  [[nodiscard]] const table_type& table() const noexcept { return table_; }
+  [[nodiscard]] const config_type& config() const noexcept { return config_; }
+  [[nodiscard]] time_type now() const noexcept { return now_; }
+  [[nodiscard]] const std::map<std::uint64_t, record_type>& leases() const noexcept {
+    return leases_;
+  }
+  [[nodiscard]] const record_type& lease(std::uint64_t id) const {
+    const auto it = leases_.find(id);
+    if (it == leases_.end())
+      throw invalid_lease(leasehold::detail::describe("lease ", id, ": unknown lease"));
+    return it->second;
+  }
+  [[nodiscard]] std::size_t queue_size() const noexcept { return queue_.size(); }
+  // Ids of the queued leases in FIFO order (submit time, then id).
+  [[nodiscard]] std::vector<std::uint64_t> queue() const {
+    std::vector<std::uint64_t> ids;
+    for (const auto& entry : queue_) ids.push_back(entry.second);
+    return ids;
+  }
+
+  // The earliest time at which a booked segment begins or ends, if any.
+  [[nodiscard]] std::optional<time_type> next_event_time() const {
+    if (events_.empty()) return std::nullopt;
+    return std::get<0>(*events_.begin());
+  }
+
+  // Processes every segment begin and end up to `now` in time order (ends before begins at
+  // the same time), re-evaluating the schedule after each instant.
+  void advance_to(time_type now) {
+    check_now("advance_to", now);
+    while (!events_.empty() && std::get<0>(*events_.begin()) <= now) {
+      const time_type at = std::get<0>(*events_.begin());
+      move_clock(at);
+      while (!events_.empty() && std::get<0>(*events_.begin()) == at) {
+        const auto [time, order, id] = *events_.begin();
+        events_.erase(events_.begin());
+        record_type& l = leases_.at(id);
+        if (order == begin_order)
+          on_segment_begin(l, time);
+        else
+          on_segment_finish(l, time);
+      }
+      reevaluate();
+    }
+    move_clock(now);
+  }
+
+  // A new lease arrives at `now` (events due by then are processed first). Advance
+  // reservations and immediate leases are admitted or rejected at once; best-effort leases
+  // join the queue. Throws invalid_lease for malformed terms, changing nothing.
+  submit_result submit(const terms_type& terms, time_type now) {
+    check_now("submit", now);
+    check_terms(terms, now);
+    advance_to(now);
+    record_type& l = leases_.emplace(terms.id, record_type{}).first->second;
+    l.terms = terms;
+    l.remaining_max = terms.duration;
+    l.remaining_real = terms.real_duration > 0 ? terms.real_duration : terms.duration;
+    submit_result result;
+    switch (terms.kind) {
+      case lease_kind::best_effort:
+        enqueue(l);
+        result.outcome = admission::queued;
+        break;
+      case lease_kind::advance_reservation:
+      case lease_kind::immediate:
+        result.reason = admit(l);
+        result.outcome = result.reason.empty() ? admission::accepted : admission::rejected;
+        if (!result.reason.empty()) {
+          l.state = lease_state::rejected;
+          l.rejection = result.reason;
+          if (observer_ != nullptr) observer_->on_rejected(l.terms.id, now_, result.reason);
+        }
+        break;
+    }
+    reevaluate();
+    return result;
+  }
+
+  // The user takes back a lease that has not started yet (a job cancelled while waiting, as
+  // in the SWF logs' status 5). Returns false, changing nothing, when the lease has already
+  // started (it then runs on) or is over.
+  bool withdraw(std::uint64_t id, time_type now) {
+    check_now("withdraw", now);
+    const auto it = leases_.find(id);
+    if (it == leases_.end())
+      throw invalid_lease(leasehold::detail::describe("withdraw lease ", id, ": unknown lease"));
+    advance_to(now);
+    record_type& l = it->second;
+    if (l.first_start || (l.state != lease_state::queued && l.state != lease_state::scheduled))
+      return false;
+    if (l.state == lease_state::scheduled) unbook(l, now_);
+    queue_.erase({l.terms.submit, l.terms.id});
+    l.state = lease_state::withdrawn;
+    l.end = now_;
+    reevaluate();
+    return true;
+  }
+
+  // The execution manager's "release lease" (§3.3): a running lease's work is done at `now`;
+  // the rest of its booking is freed and the schedule re-evaluated. Throws invalid_lease for
+  // a lease that is not running.
+  void release(std::uint64_t id, time_type now) {
+    check_now("release", now);
+    const auto it = leases_.find(id);
+    if (it == leases_.end())
+      throw invalid_lease(leasehold::detail::describe("release lease ", id, ": unknown lease"));
+    advance_to(now);
+    record_type& l = it->second;
+    if (l.state != lease_state::running)
+      throw invalid_lease(
+          leasehold::detail::describe("release lease ", id, ": it is ", l.state, ", not running"));
+    const segment_type seg = *l.current;
+    const time_type run_end = std::clamp(now_, seg.run.begin, seg.run.end);
+    close_segment(l, now_, {seg.run.begin, run_end}, l.remaining_real, segment_outcome::released);
+    l.remaining_max = 0;
+    l.remaining_real = 0;
+    finish_lease(l, now_);
+    reevaluate();
+  }
+
+  // Checks the scheduler against its slot table: every node's free capacity at every change
+  // point equals its total minus the segments booked on it; queue and states agree. Throws
+  // invariant_violation naming the first difference. For tests; O(nodes x bookings).
+  void validate() const {
+    table_.validate();
+    for (std::size_t node = 0; node < on_node_.size(); ++node) {
+      std::vector<time_type> points{now_};
+      for (const auto& block : table_.node(node).free_blocks()) points.push_back(block.span.begin);
+      for (std::uint64_t id : on_node_[node]) {
+        const segment_type& seg = *leases_.at(id).current;
+        points.push_back(std::max(seg.booked.begin, now_));
+        points.push_back(seg.booked.end);
+      }
+      for (time_type t : points) {
+        if (t < now_ || t == forever<time_type>) continue;
+        node_resources expected = table_.per_node_total();
+        for (std::uint64_t id : on_node_[node]) {
+          const segment_type& seg = *leases_.at(id).current;
+          if (seg.booked.contains(t)) expected -= seg.per_node;
+        }
+        if (!is_nonnegative(expected))
+          throw invariant_violation(leasehold::detail::describe("lease_scheduler: node ", node,
+                                                                " over-committed at ", t));
+        if (!(expected == table_.node(node).free_at(t)))
+          throw invariant_violation(leasehold::detail::describe(
+              "lease_scheduler: node ", node, " has ", table_.node(node).free_at(t), " free at ", t,
+              " but its segments leave ", expected));
+      }
+    }
+    for (const auto& [id, l] : leases_) {
+      const bool in_queue = queue_.contains({l.terms.submit, id});
+      if (in_queue != (l.state == lease_state::queued))
+        throw invariant_violation(
+            leasehold::detail::describe("lease_scheduler: lease ", id, " is ", l.state, " but ",
+                                        in_queue ? "is" : "is not", " in the queue"));
+      const bool booked = l.state == lease_state::scheduled || l.state == lease_state::running;
+      if (booked != l.current.has_value())
+        throw invariant_violation(
+            leasehold::detail::describe("lease_scheduler: lease ", id, " is ", l.state, " but ",
+                                        booked ? "has no" : "has a", " segment"));
+    }
+  }
+
+  // Seconds to suspend / resume a VM of the lease's memory, and to migrate its image
+  // instance and memory state (§3.1).
+  [[nodiscard]] time_type suspend_time(const terms_type& t) const {
+    return detail::transfer_time<time_type>(t.per_node[memory_mb], config_.suspend_rate_mb_s);
+  }
+  [[nodiscard]] time_type resume_time(const terms_type& t) const {
+    return detail::transfer_time<time_type>(t.per_node[memory_mb], config_.resume_rate_mb_s);
+  }
+  [[nodiscard]] time_type migration_time(const terms_type& t) const {
+    const std::int64_t image = t.image ? t.image->size_mb : 0;
+    return detail::transfer_time<time_type>(image + t.per_node[memory_mb], config_.network_mb_s);
+  }
+  // Wall-clock time to do `work` seconds of computation: longer inside a VM (§4.3).
+  [[nodiscard]] time_type time_for(time_type work) const {
+    if (!config_.in_vms || config_.runtime_slowdown_percent == 0) return work;
+    const auto scale = static_cast<time_type>(100 + config_.runtime_slowdown_percent);
+    return static_cast<time_type>((work * scale + 99) / 100);
+  }
+  // Work done in `elapsed` seconds of running: the inverse of time_for, rounded down.
+  [[nodiscard]] time_type work_of(time_type elapsed) const {
+    if (!config_.in_vms || config_.runtime_slowdown_percent == 0) return elapsed;
+    const auto scale = static_cast<time_type>(100 + config_.runtime_slowdown_percent);
+    return static_cast<time_type>(elapsed * 100 / scale);
+  }
+  [[nodiscard]] time_type overhead() const { return config_.in_vms ? config_.boot_shutdown : 0; }
+
+ private:
+  static constexpr int finish_order = 0;  // ends before begins at the same instant
+  static constexpr int begin_order = 1;
+  using event = std::tuple<time_type, int, std::uint64_t>;
+
+  static config_type check_config(const config_type& c) {
+    auto rate_ok = [](double r) { return std::isfinite(r) && r > 0.0; };
+    if (!rate_ok(c.suspend_rate_mb_s) || !rate_ok(c.resume_rate_mb_s) || !rate_ok(c.network_mb_s))
+      throw invalid_request(leasehold::detail::describe(
+          "scheduler_config: rates must be positive (suspend ", c.suspend_rate_mb_s, ", resume ",
+          c.resume_rate_mb_s, ", network ", c.network_mb_s, " MB/s)"));
+    if (c.runtime_slowdown_percent < 0 || c.runtime_slowdown_percent > 10000)
+      throw invalid_request(leasehold::detail::describe("scheduler_config: runtime slowdown ",
+                                                        c.runtime_slowdown_percent,
+                                                        " % outside [0, 10000]"));
+    if (c.boot_shutdown < 0)
+      throw invalid_request(leasehold::detail::describe("scheduler_config: boot + shutdown ",
+                                                        c.boot_shutdown, " is negative"));
+    if (c.minimum_run && *c.minimum_run < 0)
+      throw invalid_request(leasehold::detail::describe("scheduler_config: minimum run ",
+                                                        *c.minimum_run, " is negative"));
+    return c;
+  }
+
+  void check_now(const char* operation, time_type now) const {
+    if (now < now_)
+      throw invalid_lease(leasehold::detail::describe(
+          operation, " at ", now, ": time went backwards (the scheduler is at ", now_, ")"));
+  }
+
+  // The resource vector a lease books per node: its own, plus room for its memory state
+  // when it may be suspended (§3.2).
+  [[nodiscard]] node_resources booked_vector(const terms_type& t) const {
+    node_resources v = t.per_node;
+    if (may_suspend(t) && config_.reserve_disk_for_memory_state)
+      v[disk_mb] += t.per_node[memory_mb];
+    return v;
+  }
+  [[nodiscard]] bool may_suspend(const terms_type& t) const {
+    return t.kind == lease_kind::best_effort && t.preemptible && config_.suspend == suspension::all;
+  }
+
+  void check_terms(const terms_type& t, time_type now) const {
+    using leasehold::detail::describe;
+    auto fail = [&](const auto&... parts) {
+      throw invalid_lease(describe("lease ", t.id, " (", t.kind, "): ", parts...));
+    };
+    if (leases_.contains(t.id)) fail("a lease with this id was already submitted");
+    if (t.nodes <= 0) fail("asks for ", t.nodes, " nodes; it needs at least one");
+    if (static_cast<std::uint64_t>(t.nodes) > table_.node_count())
+      fail("asks for ", t.nodes, " nodes but the cluster has ", table_.node_count());
+    if (t.duration <= 0) fail("duration ", t.duration, " must be positive");
+    // time_for multiplies by (100 + slowdown %); keep that and now + twice the span in range.
+    if (t.duration > std::numeric_limits<time_type>::max() / 200 - overhead() ||
+        !leasehold::detail::checked_add(now, static_cast<time_type>(2 * (t.duration + overhead()))))
+      fail("duration ", t.duration, " overflows the time type");
+    if (t.real_duration < 0 || t.real_duration > t.duration)
+      fail("real duration ", t.real_duration, " outside [0, duration ", t.duration, "]");
+    if (!is_positive(t.per_node)) fail("per-node resources ", t.per_node, " must be positive");
+    if (!fits(booked_vector(t), table_.per_node_total()))
+      fail("per-node resources ", booked_vector(t), " exceed a node's ", table_.per_node_total());
+    if (t.submit > now) fail("submitted at ", t.submit, ", after the current time ", now);
+    if (t.image && t.image->size_mb < 0) fail("image size ", t.image->size_mb, " is negative");
+    const time_type span = static_cast<time_type>(t.duration + overhead());
+    if (t.kind == lease_kind::advance_reservation) {
+      if (!t.start && !t.start_window)
+        fail("an advance reservation needs a start or a start window");
+      if (t.start && *t.start < now)
+        fail("start ", *t.start, " is in the past (the current time is ", now, ")");
+      if (t.start_window) {
+        if (t.start_window->end < t.start_window->begin)
+          fail("start window ", *t.start_window, " ends before it begins");
+        if (t.start_window->end < now)
+          fail("start window ", *t.start_window, " is in the past (the current time is ", now, ")");
+      }
+      const time_type latest = t.start ? *t.start : t.start_window->end;
+      if (!leasehold::detail::checked_add(latest, span))
+        fail("start ", latest, " + duration overflows the time type");
+    }
+  }
+
+  // ---- clock and events ------------------------------------------------------------------
+
+  void move_clock(time_type t) {
+    if (t <= now_) return;
+    now_ = t;
+    table_.advance_to(t);
+  }
+
+  void on_segment_begin(record_type& l, time_type at) {
+    l.state = lease_state::running;
+    reserved_.erase(l.terms.id);
+    const segment_type& seg = *l.current;
+    if (seg.migrates) ++l.migrations;
+    if (!l.first_start) {
+      l.first_start = at;
+      if (observer_ != nullptr) observer_->on_ready(l.terms.id, at, seg.nodes);
+    } else if (observer_ != nullptr) {
+      observer_->on_resumed(l.terms.id, at, seg.nodes);
+    }
+  }
+
+  void on_segment_finish(record_type& l, time_type at) {
+    const segment_type seg = *l.current;
+    if (seg.completes) {
+      const time_type real_end =
+          l.is_best_effort() ? static_cast<time_type>(seg.run.begin + time_for(l.remaining_real))
+                             : static_cast<time_type>(seg.run.begin + l.remaining_real);
+      close_segment(l, at, {seg.run.begin, std::min(real_end, seg.run.end)}, l.remaining_real,
+                    segment_outcome::completed);
+      l.remaining_max = 0;
+      l.remaining_real = 0;
+      finish_lease(l, at);
+      return;
+    }
+    // Suspended (§3.1): the work done is credited and the remainder requeued by its
+    // original submit time (§3.2).
+    const time_type work = work_of(seg.run.end - seg.run.begin);
+    close_segment(l, at, seg.run, work, segment_outcome::suspended);
+    l.remaining_max -= work;
+    l.remaining_real -= work;
+    ++l.suspensions;
+    l.suspended_on = seg.nodes;
+    enqueue(l);
+    if (observer_ != nullptr) observer_->on_suspended(l.terms.id, at);
+  }
+
+  // Ends the current segment at `at`: frees what is booked after it, records it.
+  void close_segment(record_type& l, time_type at, interval<time_type> run, time_type work,
+                     segment_outcome outcome) {
+    const segment_type seg = *l.current;
+    unbook(l, at);
+    l.history.push_back({seg.nodes, {seg.booked.begin, at}, run, work, outcome});
+  }
+
+  void finish_lease(record_type& l, time_type at) {
+    l.state = lease_state::done;
+    l.end = at;
+    if (observer_ != nullptr) observer_->on_ended(l.terms.id, at);
+  }
+
+  void enqueue(record_type& l) {
+    l.state = lease_state::queued;
+    queue_.insert({l.terms.submit, l.terms.id});
+  }
+
+  // ---- booking -----------------------------------------------------------------------------
+
+  void book(record_type& l, segment_type seg) {
+    table_.reserve({seg.booked, seg.per_node, seg.nodes});
+    prep_.prepare(l.terms, std::span<const std::size_t>(seg.nodes), seg.booked.begin, now_);
+    for (std::size_t node : seg.nodes) on_node_[node].push_back(l.terms.id);
+    queue_.erase({l.terms.submit, l.terms.id});
+    ++l.generation;
+    l.current = std::move(seg);
+    events_.insert({l.current->finish, finish_order, l.terms.id});
+    if (l.current->booked.begin > now_) {
+      l.state = lease_state::scheduled;
+      events_.insert({l.current->booked.begin, begin_order, l.terms.id});
+    } else {
+      on_segment_begin(l, now_);
+    }
+  }
+
+  // Gives back what the current segment holds from `from` on and forgets it.
+  void unbook(record_type& l, time_type from) {
+    const segment_type& seg = *l.current;
+    const interval<time_type> rest{std::max(from, seg.booked.begin), seg.booked.end};
+    if (!rest.empty()) table_.release({rest, seg.per_node, seg.nodes});
+    events_.erase({seg.finish, finish_order, l.terms.id});
+    events_.erase({seg.booked.begin, begin_order, l.terms.id});
+    for (std::size_t node : seg.nodes) std::erase(on_node_[node], l.terms.id);
+    prep_.cancel(l.terms.id, now_);
+    reserved_.erase(l.terms.id);
+    l.current.reset();
+    ++l.generation;
+  }
+
+  // When the segment really ends, and whether the lease ends with it. Best-effort work is
+  // slowed down inside VMs; an advance reservation holds wall-clock time.
+  void settle_finish(const record_type& l, segment_type& seg) const {
+    const time_type need = l.is_best_effort() ? time_for(l.remaining_real) : l.remaining_real;
+    const time_type real_end = static_cast<time_type>(seg.run.begin + need);
+    if (!seg.suspends) {
+      seg.completes = true;
+      seg.finish = std::min(static_cast<time_type>(std::min(real_end, seg.run.end) + overhead()),
+                            seg.booked.end);
+    } else if (real_end <= seg.run.end) {
+      seg.completes = true;
+      seg.finish = std::min(static_cast<time_type>(real_end + overhead()), seg.booked.end);
+    } else {
+      seg.completes = false;
+      seg.finish = seg.booked.end;
+    }
+  }
+
+  // ---- advance reservations and immediate leases (§3.2) -------------------------------------
+
+  // Books an advance reservation or immediate lease; returns the rejection reason, or "".
+  std::string admit(record_type& l) {
+    const terms_type& t = l.terms;
+    const auto n = static_cast<std::size_t>(t.nodes);
+    const node_resources v = booked_vector(t);
+    const auto length = static_cast<time_type>(t.duration + overhead());
+    using leasehold::detail::describe;
+
+    std::optional<time_type> start;
+    if (t.kind == lease_kind::immediate) {
+      start = now_;
+    } else if (t.start) {
+      start = *t.start;
+    } else {
+      // A window of starts: the earliest without preemption, else its first instant with it.
+      const time_type first = std::max(t.start_window->begin, now_);
+      const auto p = table_.earliest_fit(
+          {n, v, length, {first, static_cast<time_type>(t.start_window->end + length)}});
+      start = p ? p->start() : first;
+    }
+    const interval<time_type> span{*start, static_cast<time_type>(*start + length)};
+    std::vector<std::size_t> chosen = table_.nodes_free(span, v);
+    if (chosen.size() >= n) {
+      chosen.resize(n);
+    } else if (t.kind == lease_kind::immediate) {
+      return describe("only ", chosen.size(), " of ", n, " nodes are free over ", span,
+                      " and an immediate lease preempts nothing");
+    } else {
+      // Nodes that preemption can free, those holding only leases not yet begun first (§3.2:
+      // nodes that need no preemption first).
+      std::vector<std::pair<int, std::size_t>> candidates;
+      for (std::size_t node = 0; node < table_.node_count(); ++node) {
+        if (std::ranges::binary_search(chosen, node)) continue;
+        if (const auto rank = preemption_rank(node, span, v)) candidates.emplace_back(*rank, node);
+      }
+      if (chosen.size() + candidates.size() < n)
+        return describe("only ", chosen.size() + candidates.size(), " of ", n,
+                        " nodes can hold it over ", span, ", even preempting best-effort leases");
+      std::ranges::sort(candidates);
+      std::vector<std::uint64_t> victims;
+      for (std::size_t i = 0; chosen.size() < n; ++i) {
+        const std::size_t node = candidates[i].second;
+        chosen.push_back(node);
+        for (std::uint64_t id : on_node_[node]) {
+          const record_type& other = leases_.at(id);
+          if (is_preemptible(other) && other.current->booked.overlaps(span)) victims.push_back(id);
+        }
+      }
+      std::ranges::sort(chosen);
+      std::ranges::sort(victims);
+      victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
+      for (std::uint64_t id : victims) preempt(leases_.at(id), span.begin);
+    }
+    segment_type seg{
+        chosen, v, span, {span.begin, static_cast<time_type>(span.begin + t.duration)}};
+    settle_finish(l, seg);
+    if (!table_.can_reserve({seg.booked, seg.per_node, seg.nodes}))
+      throw invariant_violation(
+          describe("lease_scheduler: lease ", t.id, " does not fit after preempting for it"));
+    book(l, std::move(seg));
+    return {};
+  }
+
+  [[nodiscard]] static bool is_preemptible(const record_type& l) {
+    return l.is_best_effort() && l.terms.preemptible && l.current.has_value();
+  }
+
+  // nullopt if even preempting every preemptible lease on `node` leaves too little over
+  // `span`; else 1 when only leases not yet begun are in the way, 2 when running ones are.
+  // Cut the span where preemptible bookings begin or end; within each piece the free
+  // capacity they would leave is min_free plus the bookings that cover the whole piece.
+  [[nodiscard]] std::optional<int> preemption_rank(std::size_t node, interval<time_type> span,
+                                                   const node_resources& need) const {
+    std::vector<time_type> cuts{span.begin, span.end};
+    std::vector<const segment_type*> movable;
+    int rank = 1;
+    for (std::uint64_t id : on_node_[node]) {
+      const record_type& other = leases_.at(id);
+      if (!is_preemptible(other) || !other.current->booked.overlaps(span)) continue;
+      const segment_type& seg = *other.current;
+      movable.push_back(&seg);
+      if (seg.booked.begin <= now_) rank = 2;
+      if (span.contains(seg.booked.begin)) cuts.push_back(seg.booked.begin);
+      if (span.contains(seg.booked.end)) cuts.push_back(seg.booked.end);
+    }
+    if (movable.empty()) return std::nullopt;
+    std::ranges::sort(cuts);
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+      const interval<time_type> piece{cuts[i], cuts[i + 1]};
+      node_resources free = table_.node(node).min_free(piece);
+      for (const segment_type* seg : movable)
+        if (seg->booked.begin <= piece.begin && piece.end <= seg->booked.end) free += seg->per_node;
+      if (!fits(need, free)) return std::nullopt;
+    }
+    return rank;
+  }
+
+  // Makes a best-effort lease give up [at, ...) (§3.1): unscheduled if it has not begun;
+  // else suspended so that the suspension ends exactly at `at`; else (no suspension, or no
+  // time left to suspend) cancelled and requeued with its work lost.
+  void preempt(record_type& victim, time_type at) {
+    segment_type seg = *victim.current;
+    if (seg.booked.begin > now_) {
+      unbook(victim, now_);
+      enqueue(victim);
+      return;
+    }
+    const auto suspend_begin = static_cast<time_type>(at - suspend_time(victim.terms));
+    if (may_suspend(victim.terms) && suspend_begin >= now_ && suspend_begin >= seg.run.begin) {
+      if (at < seg.booked.end) table_.release({{at, seg.booked.end}, seg.per_node, seg.nodes});
+      events_.erase({seg.finish, finish_order, victim.terms.id});
+      seg.booked.end = at;
+      seg.run.end = std::min(seg.run.end, suspend_begin);
+      seg.suspends = true;
+      settle_finish(victim, seg);
+      ++victim.generation;
+      victim.current = seg;
+      events_.insert({seg.finish, finish_order, victim.terms.id});
+      return;
+    }
+    const time_type run_end = std::clamp(now_, seg.run.begin, seg.run.end);
+    close_segment(victim, now_, {seg.run.begin, run_end}, 0, segment_outcome::cancelled);
+    ++victim.cancellations;
+    enqueue(victim);
+    if (observer_ != nullptr) observer_->on_requeued(victim.terms.id, now_);
+  }
+
+  // ---- best-effort leases (§3.2) -------------------------------------------------------------
+
+  // Unschedules every best-effort lease that holds a reservation but has not begun, then
+  // plans the queue again in FIFO order: the schedule after anything changed.
+  void reevaluate() {
+    for (const std::uint64_t id : std::vector<std::uint64_t>(reserved_.begin(), reserved_.end())) {
+      record_type& l = leases_.at(id);
+      unbook(l, now_);
+      enqueue(l);
+    }
+    const std::size_t limit = config_.backfill.max_reservations();
+    std::size_t reservations = 0;
+    const std::vector<std::pair<time_type, std::uint64_t>> order(queue_.begin(), queue_.end());
+    for (const auto& [submit, id] : order) {
+      record_type& l = leases_.at(id);
+      const bool may_reserve = reservations < limit;
+      if (!may_reserve && !fits(booked_vector(l.terms), table_.aggregate().free_at(now_))) {
+        if (config_.backfill.kind == backfilling::mode::off) break;
+        continue;  // quick rejection: not even one VM fits anywhere now
+      }
+      std::optional<segment_type> seg = plan(l, may_reserve);
+      if (!seg) {
+        if (config_.backfill.kind == backfilling::mode::off) break;
+        continue;
+      }
+      const bool future = seg->booked.begin > now_;
+      book(l, std::move(*seg));
+      if (future) {
+        ++reservations;
+        reserved_.insert(id);
+      }
+    }
+  }
+
+  // Where and when a queued lease would run: now only, or at its earliest if it may hold a
+  // future reservation.
+  std::optional<segment_type> plan(const record_type& l, bool may_reserve) const {
+    std::optional<segment_type> best;
+    if (!l.suspended_on.empty()) {
+      // Resume on its own nodes, or, if allowed, migrate and resume elsewhere when that is
+      // strictly earlier.
+      best = plan_on(l, may_reserve, resume_time(l.terms), &l.suspended_on, false, true);
+      if (config_.migrate == migration::allowed && (!best || best->booked.begin > now_)) {
+        auto moved = plan_on(l, may_reserve,
+                             static_cast<time_type>(migration_time(l.terms) + resume_time(l.terms)),
+                             nullptr, true, true);
+        if (moved && (!best || moved->booked.begin < best->booked.begin)) best = std::move(moved);
+      }
+    } else {
+      best = plan_on(l, may_reserve, 0, nullptr, false, false);
+    }
+    return best;
+  }
+
+  std::optional<segment_type> plan_on(const record_type& l, bool may_reserve, time_type lead,
+                                      const std::vector<std::size_t>* only, bool migrates,
+                                      bool resumes) const {
+    const terms_type& t = l.terms;
+    const auto n = static_cast<std::size_t>(t.nodes);
+    const node_resources v = booked_vector(t);
+    const auto work = time_for(l.remaining_max);
+    const auto full = static_cast<time_type>(lead + work + overhead());
+    time_type needed = full;
+    const bool suspendable = may_suspend(t);
+    if (suspendable) {
+      const time_type minimum_run = config_.minimum_run
+                                        ? *config_.minimum_run
+                                        : static_cast<time_type>(suspend_time(t) + resume_time(t));
+      needed = std::min(full, static_cast<time_type>(lead + std::max<time_type>(minimum_run, 1) +
+                                                     suspend_time(t)));
+    }
+    const interval<time_type> window{
+        now_, may_reserve ? forever<time_type> : static_cast<time_type>(now_ + needed)};
+    const typename table_type::request_type request{n, v, needed, window};
+    auto allowed = [only](std::size_t node) {
+      return only == nullptr || std::ranges::find(*only, node) != only->end();
+    };
+    std::optional<typename table_type::placement_type> p;
+    if (only == nullptr && is_always_ready()) {
+      p = table_.earliest_fit(request);
+    } else {
+      p = table_.earliest_fit(request, cluster::no_preference{}, [&](std::size_t node) {
+        if (!allowed(node)) return forever<time_type>;
+        return ready_at(t, node);
+      });
+    }
+    if (!p) return std::nullopt;
+    const time_type s = p->start();
+    segment_type seg;
+    seg.per_node = v;
+    seg.migrates = migrates;
+    seg.resumes = resumes;
+    seg.nodes = p->nodes;
+    seg.booked = {s, static_cast<time_type>(s + full)};
+    seg.run = {static_cast<time_type>(s + lead), static_cast<time_type>(s + lead + work)};
+    if (needed < full) {
+      // §3.2: the n nodes free longest from s, preferring those where the lease needs no
+      // suspension; the lease runs until the first of them is needed by someone else, less
+      // the time to suspend.
+      std::vector<std::pair<time_type, std::size_t>> until;
+      for (std::size_t node : table_.nodes_free({s, static_cast<time_type>(s + needed)}, v))
+        if (allowed(node) && (is_always_ready() || ready_at(t, node) <= s))
+          until.emplace_back(table_.free_until(node, s, v, seg.booked.end), node);
+      std::ranges::sort(until, [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+      });
+      seg.nodes.clear();
+      time_type end = seg.booked.end;
+      for (std::size_t i = 0; i < n; ++i) {
+        seg.nodes.push_back(until[i].second);
+        end = std::min(end, until[i].first);
+      }
+      std::ranges::sort(seg.nodes);
+      if (end < seg.booked.end) {
+        seg.booked.end = end;
+        seg.run.end = static_cast<time_type>(end - suspend_time(t));
+        seg.suspends = true;
+      }
+    }
+    settle_finish(l, seg);
+    return seg;
+  }
+
+  [[nodiscard]] static constexpr bool is_always_ready() {
+    if constexpr (requires { Preparation::always_ready; })
+      return Preparation::always_ready;
+    else
+      return false;
+  }
+  [[nodiscard]] time_type ready_at(const terms_type& t, std::size_t node) const {
+    return std::max(now_, prep_.ready_at(t, node, now_));
+  }
+
+  table_type table_;
+  config_type config_;
+  Preparation prep_;
+  time_type now_;
+  lease_observer<time_type>* observer_ = nullptr;
+  std::map<std::uint64_t, record_type> leases_;
+  std::set<std::pair<time_type, std::uint64_t>> queue_;  // (submit, id): FIFO by submit time
+  std::set<std::uint64_t> reserved_;  // best-effort leases booked for a future begin
+  std::set<event> events_;
+  std::vector<std::vector<std::uint64_t>> on_node_;  // leases with a segment on each node
+};
+
+}  // namespace leasehold::policy::lease

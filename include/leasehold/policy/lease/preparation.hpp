@@ -1,0 +1,56 @@
+#pragma once
+
+// Preparation (disk-image transfer) as a pluggable step of the lease scheduler. Haizea
+// schedules preparation as its own reservation before the VMs start (§3.2; Overhead Matters):
+// the scheduler asks, per node, when the lease's image could be there, and once it has chosen
+// nodes and a start, asks the preparation step to book what it needs. The image-staging
+// policies (EDF transfers, caches) implement this; images_predeployed is the trivial one
+// used by NOVM-* and VM-PREDEPLOY (§4.4), where every image is already on every node.
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "leasehold/core/time.hpp"
+#include "leasehold/policy/lease/lease_terms.hpp"
+
+namespace leasehold::policy::lease {
+
+// Requirements, and why:
+//  - ready_at(terms, node, now): the earliest time the lease could start on `node` as far as
+//    its image is concerned; a lower bound the slot table honours per node.
+//  - prepare(terms, nodes, start, now): book the transfers for a lease placed on `nodes` from
+//    `start` (must succeed when start >= ready_at for every node).
+//  - cancel(id, now): forget what prepare booked for a lease that is unscheduled.
+//   valid:   images_predeployed
+//   invalid: int
+template <class P, class T>
+concept preparation = time_value<T> &&
+    requires(P& p, const P& cp, const lease_terms<T>& terms, std::size_t node, T now,
+             std::span<const std::size_t> nodes, T start) {
+  { cp.ready_at(terms, node, now) } -> std::same_as<T>;
+  {p.prepare(terms, nodes, start, now)};
+  {p.cancel(terms.id, now)};
+};
+
+// Every image is already on every node: nothing to transfer, nothing to wait for.
+struct images_predeployed {
+  // Lets the scheduler skip the per-node ready times altogether.
+  static constexpr bool always_ready = true;
+
+  template <time_value T>
+  [[nodiscard]] T ready_at(const lease_terms<T>& /*terms*/, std::size_t /*node*/, T now) const {
+    return now;
+  }
+  template <time_value T>
+  void prepare(const lease_terms<T>& /*terms*/, std::span<const std::size_t> /*nodes*/, T /*start*/,
+               T /*now*/) {}
+  template <time_value T>
+  void cancel(std::uint64_t /*id*/, T /*now*/) {}
+};
+
+static_assert(preparation<images_predeployed, std::int64_t>,
+              "images_predeployed must model preparation");
+
+}  // namespace leasehold::policy::lease

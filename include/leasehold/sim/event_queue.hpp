@@ -1,0 +1,55 @@
+#pragma once
+
+// sim::event_queue: the time-ordered queue of a deterministic discrete-event simulation.
+// Events at the same time come out in the order they were pushed, so the same inputs give
+// the same run, bit for bit, whatever the standard library's heap does with ties.
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <utility>
+#include <vector>
+
+#include "leasehold/core/error.hpp"
+#include "leasehold/core/time.hpp"
+
+namespace leasehold::sim {
+
+template <time_value T, class Payload>
+class event_queue {
+ public:
+  struct event {
+    T at;
+    std::uint64_t sequence;  // push order: the deterministic tie-break
+    Payload payload;
+  };
+
+  void push(T at, Payload payload) { heap_.push(event{at, next_sequence_++, std::move(payload)}); }
+
+  [[nodiscard]] bool empty() const noexcept { return heap_.empty(); }
+  [[nodiscard]] std::size_t size() const noexcept { return heap_.size(); }
+
+  // The earliest event; the queue must not be empty.
+  [[nodiscard]] const event& top() const {
+    if (heap_.empty()) throw invalid_request("event_queue::top: the queue is empty");
+    return heap_.top();
+  }
+
+  event pop() {
+    if (heap_.empty()) throw invalid_request("event_queue::pop: the queue is empty");
+    event e = heap_.top();
+    heap_.pop();
+    return e;
+  }
+
+ private:
+  struct later {
+    bool operator()(const event& a, const event& b) const noexcept {
+      return a.at != b.at ? a.at > b.at : a.sequence > b.sequence;
+    }
+  };
+  std::priority_queue<event, std::vector<event>, later> heap_;
+  std::uint64_t next_sequence_ = 0;
+};
+
+}  // namespace leasehold::sim
