@@ -1,14 +1,15 @@
 // The availability backends side by side at 1,000 to 100,000 live reservations: earliest_fit
 // alone, and a churn step (release one booking, find the earliest fit for a new request,
 // book it). reference is the naive baseline, run at the smallest size only (it is O(n) per
-// update and O(n^2) per search). The profile is random but seeded, so every backend sees
-// the same bookings; slotted_ring<dt = 1> holds the whole horizon with one slot per tick,
-// slotted_ring<dt = 60> rounds to 60-tick slots.
+// update and O(n^2) per search). The requests are random but seeded, so every backend sees
+// the same requests (the ring books them rounded); slotted_ring<dt = 1> holds the whole horizon
+// with one slot per tick, slotted_ring<dt = 60> rounds to 60-tick slots.
 //
 //   ./build/release/benchmarks/backends_bench --benchmark_min_time=0.2
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -88,6 +89,14 @@ void bm_earliest_fit(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
   state.counters["blocks"] = static_cast<double>(profile.block_count());
+  if constexpr (requires { profile.memory_usage(); })
+    state.counters["bytes_per_booking"] =
+        static_cast<double>(profile.memory_usage()) / static_cast<double>(live);
+  if constexpr (requires { profile.hierarchy(); }) {
+    std::size_t depth = 0;
+    for (const auto& block : profile.hierarchy()) depth = std::max(depth, block.depth);
+    state.counters["depth"] = static_cast<double>(depth);
+  }
 }
 
 // One step of an online scheduler: a booking ends early, a new request arrives.

@@ -13,31 +13,15 @@
 
 #include <leasehold/availability/slotted_ring.hpp>
 
+#include "availability/rejection.hpp"
+
 using namespace leasehold;
+using leasehold::testing::check_rejected;
 
 namespace {
 
 using ring = slotted_ring<std::int64_t, std::int64_t>;
 using blocks = std::vector<free_block<std::int64_t, std::int64_t>>;
-
-// The call throws Error, its message mentions `must_mention`, and the ring is unchanged.
-template <class Error, class Ring, class Call>
-void check_rejected(const Ring& profile, Call call, const std::string& must_mention) {
-  const auto before = profile.free_blocks();
-  const auto origin = profile.origin();
-  std::string message;
-  try {
-    call();
-    FAIL_CHECK("the call was accepted; expected a rejection mentioning '" << must_mention << "'");
-  } catch (const Error& e) {
-    message = e.what();
-  }
-  CHECK_MESSAGE(message.find(must_mention) != std::string::npos,
-                "message '" << message << "' does not mention '" << must_mention << "'");
-  CHECK(profile.free_blocks() == before);
-  CHECK(profile.origin() == origin);
-  profile.validate();
-}
 
 }  // namespace
 
