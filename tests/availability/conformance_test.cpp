@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -99,7 +101,7 @@ TEST_CASE_TEMPLATE("availability: two adjacent blocks that only together fit", B
   profile.reserve({0, 10}, amount<B>(2));    // [0, 10) 8 free
   profile.reserve({10, 20}, amount<B>(4));   // [10, 20) 6 free
   profile.reserve({20, 30}, amount<B>(10));  // [20, 30) full
-  REQUIRE(profile.block_count() >= 4);
+  REQUIRE(blocks_of(profile).size() == 4);
   CHECK(profile.earliest_fit({amount<B>(5), T{15}}) == T{0});   // needs both blocks
   CHECK(profile.earliest_fit({amount<B>(5), T{20}}) == T{0});   // exactly both blocks
   CHECK(profile.earliest_fit({amount<B>(5), T{21}}) == T{30});  // the full block cuts it
@@ -265,5 +267,101 @@ TEST_CASE_TEMPLATE("availability: randomised differential test against reference
     CAPTURE(seed);
     CHECK(leasehold::testing::run_differential(seed, ops, B(config.total, T{0}),
                                                reference<T, C>(config.total, T{0}), config) == 0);
+  }
+}
+
+// slotted_ring rounds to slots, so it is compared with reference fed the same rounded inputs
+// (DESIGN.md, semantics 5): spans rounded outward to whole slots, requests turned into the
+// slot-aligned request the ring answers, the window clamped to the ring's horizon. With dt = 1
+// nothing is rounded and only the horizon differs, so the ring must agree exactly.
+namespace {
+
+template <class T, class C>
+void round_to_slots(leasehold::testing::differential_config<T, C>& config, T dt,
+                    std::size_t slots) {
+  const auto down = [dt](T t) {
+    T remainder = static_cast<T>(t % dt);
+    if (remainder < 0) remainder = static_cast<T>(remainder + dt);
+    return static_cast<T>(t - remainder);
+  };
+  const auto up = [dt, down](T t) { return down(t) == t ? t : static_cast<T>(down(t) + dt); };
+  const T book_ahead = static_cast<T>(static_cast<T>(slots) * dt);
+  config.round_span = [down, up](interval<T> span) {
+    return interval<T>{down(span.begin), up(span.end)};
+  };
+  config.round_request = [down, up, dt, book_ahead](const request<T, C>& r,
+                                                    T origin) -> std::optional<request<T, C>> {
+    const T first = up(std::max(r.window.begin, origin));
+    const T end = std::min(r.window.end, static_cast<T>(origin + book_ahead));
+    if (end - r.duration < first) return std::nullopt;
+    const T last = down(static_cast<T>(end - r.duration));
+    if (last < first) return std::nullopt;
+    const T rounded = up(r.duration);
+    return request<T, C>{r.amount, rounded, {first, static_cast<T>(last + rounded)}};
+  };
+  // Every random span must lie inside the horizon; the ring's out_of_horizon answers are
+  // checked deliberately in the bad-call step of the differential test.
+  REQUIRE(config.time_span + config.max_duration + dt <= book_ahead);
+}
+
+template <class C>
+C draw_scalar(std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> pick(0, 9), small(1, 16), any(1, 64);
+  const int p = pick(rng);
+  return static_cast<C>(p == 0 ? 64 : p < 6 ? small(rng) : any(rng));
+}
+
+leasehold::testing::vector4 draw_vector(std::mt19937_64& rng) {
+  std::uniform_int_distribution<std::int64_t> cpu(0, 8), memory(0, 64), disk(0, 4), net(0, 16);
+  leasehold::testing::vector4 c{cpu(rng) / 2, memory(rng) / 4, disk(rng) / 2, net(rng) / 4};
+  if (c == leasehold::testing::vector4{}) c[0] = 1;
+  return c;
+}
+
+template <class T, class C>
+std::size_t run_slotted(std::uint64_t seed, std::size_t ops, C total, T dt, T origin,
+                        C (*draw)(std::mt19937_64&)) {
+  leasehold::testing::differential_config<T, C> config{.total = total};
+  config.draw_amount = draw;
+  if (dt == 1) {  // a shorter horizon keeps the per-slot scans of a dt = 1 ring quick
+    config.time_span = 600;
+    config.max_duration = 100;
+  }
+  const std::size_t slots =
+      static_cast<std::size_t>((config.time_span + config.max_duration + dt) / dt + 3);
+  round_to_slots(config, dt, slots);
+  return leasehold::testing::run_differential(seed, ops,
+                                              slotted_ring<T, C>(total, dt, slots, origin),
+                                              reference<T, C>(total, origin), config);
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("slotted_ring: randomised differential test, dt = 1 agrees exactly", T,
+                   std::int64_t, int) {
+  const std::size_t ops = leasehold::testing::random_ops_per_seed(12'500);
+  for (std::uint64_t seed = 201; seed <= 208; ++seed) {
+    CAPTURE(seed);
+    CHECK(run_slotted<T, T>(seed, ops, T{64}, T{1}, T{-300}, &draw_scalar<T>) == 0);
+  }
+}
+
+TEST_CASE_TEMPLATE("slotted_ring: randomised differential test, dt > 1 against rounded input", T,
+                   std::int64_t, int) {
+  const std::size_t ops = leasehold::testing::random_ops_per_seed(12'500);
+  for (std::uint64_t seed = 301; seed <= 308; ++seed) {
+    CAPTURE(seed);
+    const T dt = static_cast<T>(seed % 2 == 0 ? 7 : 30);
+    CHECK(run_slotted<T, T>(seed, ops, T{64}, dt, static_cast<T>(-10 * dt), &draw_scalar<T>) == 0);
+  }
+}
+
+TEST_CASE("slotted_ring: randomised differential test with vector capacities") {
+  using C = leasehold::testing::vector4;
+  const std::size_t ops = leasehold::testing::random_ops_per_seed(6'250);
+  for (std::uint64_t seed = 401; seed <= 408; ++seed) {
+    CAPTURE(seed);
+    const std::int64_t dt = seed % 2 == 0 ? 1 : 9;
+    CHECK(run_slotted<std::int64_t, C>(seed, ops, C{8, 64, 4, 16}, dt, 18, &draw_vector) == 0);
   }
 }

@@ -38,8 +38,26 @@ std::vector<typename Backend::block_type> blocks_of(const Backend& backend) {
   return blocks;
 }
 
+// The oracle's profile as the backend must show it: all of it, or for a fixed-horizon backend
+// (one with horizon()) the part inside the horizon, the last block cut at the horizon end.
+template <class Oracle, class Backend>
+std::vector<typename Oracle::block_type> expected_blocks(const Oracle& oracle,
+                                                         const Backend& backend) {
+  auto blocks = blocks_of(oracle);
+  if constexpr (requires { backend.horizon(); }) {
+    const auto end = backend.horizon().end;
+    std::erase_if(blocks, [end](const auto& block) { return block.span.begin >= end; });
+    if (!blocks.empty() && blocks.back().span.end > end) blocks.back().span.end = end;
+  }
+  return blocks;
+}
+
 // How a differential run draws its inputs. Times are drawn inside [origin, origin + span),
 // amounts by `draw_amount`. `round_span` lets a slotted backend's oracle see its own rounding.
+// `round_request` does the same for earliest_fit: given the request and the current origin, it
+// returns the request the oracle must answer to give the backend's answer (slot-aligned
+// window, duration rounded up to whole slots, window end clamped to a fixed horizon), or
+// nullopt when the backend has no admissible start at all, so that its answer must be nullopt.
 template <class T, class C>
 struct differential_config {
   C total;
@@ -48,6 +66,8 @@ struct differential_config {
   std::size_t max_live = 64;
   std::function<C(std::mt19937_64&)> draw_amount{};
   std::function<interval<T>(interval<T>)> round_span = [](interval<T> s) { return s; };
+  std::function<std::optional<request<T, C>>(const request<T, C>&, T)> round_request =
+      [](const request<T, C>& r, T) { return std::optional<request<T, C>>(r); };
 };
 
 // Which exception a call threw, as a comparable name.
@@ -145,7 +165,9 @@ std::size_t run_differential(std::uint64_t seed, std::size_t operations, Backend
         }
       }
       std::optional<T> expected, got;
-      const outcome want = outcome_of([&] { expected = oracle.earliest_fit(r); });
+      const std::optional<request<T, C>> asked = config.round_request(r, backend.origin());
+      const outcome want =
+          asked ? outcome_of([&] { expected = oracle.earliest_fit(*asked); }) : outcome::ok;
       const outcome have = outcome_of([&] { got = backend.earliest_fit(r); });
       if (want != have || expected != got) {
         std::ostringstream what;
@@ -276,9 +298,42 @@ std::size_t run_differential(std::uint64_t seed, std::size_t operations, Backend
       check_same(
           "advance_to the past", [&] { oracle.advance_to(static_cast<T>(o - 1)); },
           [&] { backend.advance_to(static_cast<T>(o - 1)); });
+      // A fixed-horizon backend: time past its horizon is out_of_horizon, never a silent
+      // answer, and a begin before the origin stays invalid_request.
+      if constexpr (requires { backend.horizon(); }) {
+        const T end = backend.horizon().end;
+        const auto expect = [&](const char* what, outcome wanted, auto call) {
+          const outcome have = outcome_of(call);
+          if (have != wanted)
+            fail(op, std::string(what) + ": expected " + name_of(wanted) + ", backend " +
+                         name_of(have));
+        };
+        expect("reserve of nothing across the horizon end", outcome::invalid_request, [&] {
+          backend.reserve({static_cast<T>(end - 1), static_cast<T>(end + 1)}, C{});
+        });
+        expect("reserve across the horizon end", outcome::out_of_horizon, [&] {
+          backend.reserve({static_cast<T>(end - 1), static_cast<T>(end + 1)}, config.total);
+        });
+        expect("release past the horizon end", outcome::out_of_horizon, [&] {
+          backend.release({end, static_cast<T>(end + 1)}, config.total);
+        });
+        expect("min_free past the horizon end", outcome::out_of_horizon, [&] {
+          (void)backend.min_free({o, static_cast<T>(end + 1)});
+        });
+        expect("free_at the horizon end", outcome::out_of_horizon,
+               [&] { (void)backend.free_at(end); });
+        expect("reserve before the origin, past the horizon", outcome::invalid_request, [&] {
+          backend.reserve({static_cast<T>(o - 1), static_cast<T>(end + 1)}, config.total);
+        });
+        std::optional<T> answer = o;
+        expect("earliest_fit past the horizon end", outcome::ok, [&] {
+          answer = backend.earliest_fit({config.total, T{1}, {end, static_cast<T>(end + 10)}});
+        });
+        if (answer) fail(op, "earliest_fit past the horizon end answered a start");
+      }
       if (blocks_of(backend) != before) fail(op, "a rejected call changed the profile");
     } else {  // the whole profile
-      if (blocks_of(oracle) != blocks_of(backend)) fail(op, "free_blocks differ");
+      if (expected_blocks(oracle, backend) != blocks_of(backend)) fail(op, "free_blocks differ");
     }
     if constexpr (requires { backend.validate(); }) {
       if (op % 16 == 0) {
@@ -290,7 +345,7 @@ std::size_t run_differential(std::uint64_t seed, std::size_t operations, Backend
       }
     }
   }
-  if (mismatches == 0 && blocks_of(oracle) != blocks_of(backend))
+  if (mismatches == 0 && expected_blocks(oracle, backend) != blocks_of(backend))
     fail(operations, "final free_blocks differ");
   return mismatches;
 }

@@ -10,28 +10,13 @@
 
 #include "availability/backends.hpp"
 #include "availability/differential.hpp"
+#include "availability/rejection.hpp"
 
 using namespace leasehold;
 using leasehold::testing::blocks_of;
+using leasehold::testing::check_rejected;
 
 namespace {
-
-template <class Error, class B, class Call>
-void check_rejected(const B& profile, Call call, const std::string& must_mention) {
-  const auto before = blocks_of(profile);
-  std::string message;
-  try {
-    call();
-    FAIL_CHECK("the call was accepted; expected a rejection mentioning '" << must_mention << "'");
-  } catch (const Error& e) {
-    message = e.what();
-    const leasehold::error* as_base = &e;  // every rejection is a leasehold::error
-    CHECK(as_base != nullptr);
-  }
-  CHECK_MESSAGE(message.find(must_mention) != std::string::npos,
-                "message '" << message << "' does not mention '" << must_mention << "'");
-  CHECK(blocks_of(profile) == before);
-}
 
 // A profile with some structure, so that a half-applied change would show.
 template <class B>

@@ -1,0 +1,275 @@
+#pragma once
+
+// slotted_ring<T, C>: the slotted-time schedule of Schneider & Linnert §4 (after Burchard).
+// Time is cut into slots of a fixed width dt; the book-ahead horizon [origin, origin +
+// slots * dt) is an array of per-slot free capacity, used as a ring buffer so that moving the
+// origin forward recycles the slots that fall behind as fresh, fully free slots at the far end
+// without moving memory.
+//
+// "If a reservation starts or ends within a time slot, the resource usage is counted for the
+// whole time slot" (§4): every span is rounded outward to [floor(b/dt)*dt, ceil(e/dt)*dt). That
+// is the internal fragmentation the paper measures; release rounds identically, so reserve then
+// release is exact. earliest_fit only answers slot-aligned starts.
+//
+// Costs, with S slots, k slots in a span, dt the slot width: free_at O(1); min_free, reserve
+// and release O(k); earliest_fit O(slots scanned) as the slotted scan of §4 does (it cannot
+// skip an idle stretch without looking at every slot in it); advance_to O(min(slots moved,
+// S)). Memory is S capacities whatever the load; block_count() is S, the size of the array.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/core/capacity.hpp"
+#include "leasehold/core/detail/checked_arithmetic.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/core/free_block.hpp"
+#include "leasehold/core/request.hpp"
+#include "leasehold/core/time.hpp"
+
+namespace leasehold {
+
+template <time_value T = std::int64_t, capacity_value C = std::int64_t>
+class slotted_ring {
+ public:
+  using time_type = T;
+  using capacity_type = C;
+  using request_type = request<T, C>;
+  using block_type = free_block<T, C>;
+
+  // Throws invalid_request for a non-positive total or slot width, no slots, an origin that
+  // is not a multiple of dt, or a horizon origin + slots * dt that does not fit in T.
+  slotted_ring(C total, T dt, std::size_t slots, T origin = 0)
+      : total_(total), dt_(dt), origin_(origin) {
+    detail::check_total(total);
+    if (dt <= 0)
+      throw invalid_request(detail::describe("slotted_ring: slot width ", dt, " must be positive"));
+    if (slots == 0) throw invalid_request("slotted_ring: needs at least one slot");
+    if (origin % dt != 0)
+      throw invalid_request(detail::describe("slotted_ring: origin ", origin,
+                                             " is not a multiple of the slot width ", dt));
+    if (!horizon_end_for(origin, slots))
+      throw invalid_request(detail::describe("slotted_ring: origin ", origin, " + ", slots,
+                                             " slots of width ", dt, " overflows the time type"));
+    free_.assign(slots, total);
+  }
+
+  [[nodiscard]] C total() const noexcept { return total_; }
+  [[nodiscard]] T origin() const noexcept { return origin_; }
+  [[nodiscard]] T slot_width() const noexcept { return dt_; }
+  [[nodiscard]] std::size_t slot_count() const noexcept { return free_.size(); }
+  // The book-ahead horizon: the only time the ring holds.
+  [[nodiscard]] interval<T> horizon() const noexcept { return {origin_, horizon_end()}; }
+
+  [[nodiscard]] C free_at(T t) const {
+    detail::check_time("free_at", t, origin_);
+    if (t >= horizon_end())
+      throw out_of_horizon(
+          detail::describe("free_at(", t, "): beyond the horizon ", horizon(), " of the ring"));
+    return free_[ring_index(slot_of(t))];
+  }
+
+  [[nodiscard]] C min_free(interval<T> span) const {
+    detail::check_span("min_free", span, origin_);
+    const slot_range slots = slots_in_horizon("min_free", span);
+    C lowest = total_;
+    for (std::size_t k = slots.first; k < slots.last; ++k)
+      lowest = elementwise_min(lowest, free_[ring_index(k)]);
+    return lowest;
+  }
+
+  // The slotted scan of §4: walk the slots from the earliest admissible start, counting how
+  // many consecutive slots have the amount free, and restart after any slot that has not.
+  // Starts are slot-aligned; the booking covers ceil(duration / dt) slots; the horizon end
+  // bounds the window (a window ending at forever means "up to the horizon").
+  [[nodiscard]] std::optional<T> earliest_fit(const request_type& r) const {
+    const auto starts = detail::check_request(r, total_, origin_);
+    const std::optional<T> last_in_horizon = detail::checked_sub(horizon_end(), r.duration);
+    if (!last_in_horizon) return std::nullopt;
+    const T last = std::min(starts.last, *last_in_horizon);
+    if (last < starts.first) return std::nullopt;
+    // starts.first <= last < horizon end, which is slot-aligned: rounding up cannot overflow.
+    std::size_t first_slot = slot_of(starts.first);
+    if (slot_begin(first_slot) < starts.first) ++first_slot;
+    const std::size_t last_slot = slot_of(last);  // the last admissible aligned start
+    if (last_slot < first_slot) return std::nullopt;
+    const std::size_t needed = slots_for(r.duration);
+    std::size_t candidate = first_slot;
+    std::size_t run = 0;
+    for (std::size_t k = first_slot; candidate <= last_slot && k < free_.size(); ++k) {
+      if (!fits(r.amount, free_[ring_index(k)])) {
+        run = 0;
+        candidate = k + 1;
+        continue;
+      }
+      if (++run == needed) return slot_begin(candidate);
+    }
+    return std::nullopt;
+  }
+
+  void reserve(interval<T> span, C amount) {
+    detail::check_span("reserve", span, origin_);
+    detail::check_amount("reserve", amount, total_);
+    const slot_range slots = slots_in_horizon("reserve", span);
+    for (std::size_t k = slots.first; k < slots.last; ++k) {
+      const C& free = free_[ring_index(k)];
+      if (!fits(amount, free))
+        throw insufficient_capacity(detail::describe("reserve ", amount, " over ", span, " (slots ",
+                                                     rounded(slots), "): only ", free,
+                                                     " free in slot ", slot_span(k)));
+    }
+    for (std::size_t k = slots.first; k < slots.last; ++k) free_[ring_index(k)] -= amount;
+  }
+
+  void release(interval<T> span, C amount) {
+    detail::check_span("release", span, origin_);
+    detail::check_amount("release", amount, total_);
+    const slot_range slots = slots_in_horizon("release", span);
+    for (std::size_t k = slots.first; k < slots.last; ++k) {
+      const C booked = total_ - free_[ring_index(k)];
+      if (!fits(amount, booked))
+        throw invalid_release(detail::describe("release ", amount, " over ", span, " (slots ",
+                                               rounded(slots), "): only ", booked,
+                                               " booked in slot ", slot_span(k)));
+    }
+    for (std::size_t k = slots.first; k < slots.last; ++k) free_[ring_index(k)] += amount;
+  }
+
+  // Moves the origin to the start of the slot containing t. The slots that fall behind are
+  // reset to the total and become the far end of the horizon: the ring turns, nothing moves.
+  void advance_to(T t) {
+    detail::check_advance(t, origin_);
+    const T new_origin = align_down(t);
+    if (!horizon_end_for(new_origin, free_.size()))
+      throw invalid_request(detail::describe("advance_to(", t, "): the horizon end ", new_origin,
+                                             " + ", free_.size(), " slots of width ", dt_,
+                                             " overflows the time type"));
+    const std::size_t moved = slot_of(new_origin);
+    const std::size_t recycled = std::min(moved, free_.size());
+    for (std::size_t k = 0; k < recycled; ++k) free_[ring_index(k)] = total_;
+    head_ = (head_ + moved % free_.size()) % free_.size();
+    origin_ = new_origin;
+  }
+
+  // Maximal blocks over the horizon, slots of equal free capacity merged.
+  [[nodiscard]] std::vector<block_type> free_blocks() const {
+    std::vector<block_type> blocks;
+    for (std::size_t k = 0; k < free_.size(); ++k) {
+      const C& free = free_[ring_index(k)];
+      if (!blocks.empty() && blocks.back().free == free)
+        blocks.back().span.end = slot_span(k).end;
+      else
+        blocks.push_back({slot_span(k), free});
+    }
+    return blocks;
+  }
+
+  // The size of the structure: the number of slots, fixed at construction whatever the load
+  // (Schneider & Linnert §4: memory depends only on the book-ahead time and dt).
+  [[nodiscard]] std::size_t block_count() const noexcept { return free_.size(); }
+
+  [[nodiscard]] std::size_t memory_usage() const noexcept {
+    return sizeof(*this) + free_.capacity() * sizeof(C);
+  }
+
+  void validate() const {
+    if (free_.empty()) throw invariant_violation("slotted_ring: no slots");
+    if (head_ >= free_.size()) throw invariant_violation("slotted_ring: head outside the ring");
+    if (origin_ % dt_ != 0)
+      throw invariant_violation(detail::describe("slotted_ring: origin ", origin_, " not aligned"));
+    if (!horizon_end_for(origin_, free_.size()))
+      throw invariant_violation("slotted_ring: horizon end overflows");
+    for (std::size_t k = 0; k < free_.size(); ++k) {
+      const C& free = free_[ring_index(k)];
+      if (!is_nonnegative(free) || !fits(free, total_))
+        throw invariant_violation(detail::describe("slotted_ring: free ", free, " in slot ",
+                                                   slot_span(k), " outside [0, total]"));
+    }
+  }
+
+ private:
+  using unsigned_time = std::make_unsigned_t<T>;
+
+  // Slots [first, last) counted from the origin.
+  struct slot_range {
+    std::size_t first;
+    std::size_t last;
+  };
+
+  // origin + slots * dt, or nullopt when it does not fit in T. Computed in the unsigned type,
+  // where every difference of two T values is exact.
+  [[nodiscard]] std::optional<T> horizon_end_for(T origin, std::size_t slots) const noexcept {
+    const auto room = static_cast<std::uintmax_t>(
+        static_cast<unsigned_time>(static_cast<unsigned_time>(std::numeric_limits<T>::max()) -
+                                   static_cast<unsigned_time>(origin)));
+    const auto width = static_cast<std::uintmax_t>(dt_);
+    if (static_cast<std::uintmax_t>(slots) > room / width) return std::nullopt;
+    return static_cast<T>(static_cast<unsigned_time>(
+        static_cast<unsigned_time>(origin) +
+        static_cast<unsigned_time>(static_cast<std::uintmax_t>(slots) * width)));
+  }
+
+  [[nodiscard]] T horizon_end() const noexcept { return *horizon_end_for(origin_, free_.size()); }
+
+  // floor(t / dt) * dt, for t at or after the (aligned) origin: never below it, so no overflow.
+  [[nodiscard]] T align_down(T t) const noexcept {
+    T remainder = static_cast<T>(t % dt_);
+    if (remainder < 0) remainder = static_cast<T>(remainder + dt_);
+    return static_cast<T>(t - remainder);
+  }
+
+  // Index from the origin of the slot holding t (origin <= t).
+  [[nodiscard]] std::size_t slot_of(T t) const noexcept {
+    const auto offset = static_cast<unsigned_time>(static_cast<unsigned_time>(t) -
+                                                   static_cast<unsigned_time>(origin_));
+    return static_cast<std::size_t>(offset / static_cast<unsigned_time>(dt_));
+  }
+
+  [[nodiscard]] std::size_t slots_for(T duration) const noexcept {
+    return static_cast<std::size_t>(duration / dt_ + (duration % dt_ != 0 ? 1 : 0));
+  }
+
+  // Begin of the k-th slot from the origin (k <= number of slots: the result fits in T).
+  [[nodiscard]] T slot_begin(std::size_t k) const noexcept {
+    return static_cast<T>(
+        static_cast<unsigned_time>(static_cast<unsigned_time>(origin_) +
+                                   static_cast<unsigned_time>(static_cast<unsigned_time>(k) *
+                                                              static_cast<unsigned_time>(dt_))));
+  }
+
+  [[nodiscard]] interval<T> slot_span(std::size_t k) const noexcept {
+    return {slot_begin(k), slot_begin(k + 1)};
+  }
+
+  [[nodiscard]] interval<T> rounded(slot_range slots) const noexcept {
+    return {slot_begin(slots.first), slot_begin(slots.last)};
+  }
+
+  [[nodiscard]] std::size_t ring_index(std::size_t k) const noexcept {
+    const std::size_t i = head_ + k;
+    return i < free_.size() ? i : i - free_.size();
+  }
+
+  // A well-formed span (the shared checks come first, so malformed input is invalid_request
+  // as in every backend) rounded outward to whole slots; out_of_horizon past the horizon.
+  [[nodiscard]] slot_range slots_in_horizon(const char* operation, interval<T> span) const {
+    if (span.end > horizon_end())
+      throw out_of_horizon(detail::describe(operation, ' ', span, ": ends beyond the horizon ",
+                                            horizon(), " of the ring"));
+    const std::size_t last = slot_of(span.end);
+    return {slot_of(span.begin), slot_begin(last) < span.end ? last + 1 : last};
+  }
+
+  C total_;
+  T dt_;
+  T origin_;
+  std::size_t head_ = 0;  // ring index of the slot that begins at origin_
+  std::vector<C> free_;   // free capacity per slot, slot k from the origin at ring_index(k)
+};
+
+}  // namespace leasehold
