@@ -12,4 +12,5 @@
 
 #include "leasehold/availability/concept.hpp"
 #include "leasehold/availability/free_list.hpp"
+#include "leasehold/availability/free_tree.hpp"
 #include "leasehold/availability/reference.hpp"
