@@ -50,7 +50,7 @@ class free_tree {
   using runs_type = detail::run_summary<T>;
   using length_type = typename runs_type::length_type;
   static constexpr std::size_t level_count = components::count * LevelsPerComponent;
-  static_assert(LevelsPerComponent <= 16, "free_tree: at most 16 thresholds per component");
+  static_assert(LevelsPerComponent <= 64, "free_tree: at most 64 thresholds per component");
 
  public:
   using time_type = T;
@@ -62,13 +62,10 @@ class free_tree {
     detail::check_total(total);
     if (origin == forever<T>)
       throw invalid_request(detail::describe("free_tree: origin ", origin, " leaves no time"));
-    for (std::size_t i = 0; i < components::count; ++i) {
-      const component_type whole = components::get(total_, i);
-      for (std::size_t j = 0; j < LevelsPerComponent; ++j) {
-        const auto halved = static_cast<component_type>(whole >> (LevelsPerComponent - 1 - j));
-        thresholds_[i * LevelsPerComponent + j] = std::max(halved, component_type{1});
-      }
-    }
+    for (std::size_t i = 0; i < components::count; ++i)
+      for (std::size_t j = 0; j < LevelsPerComponent; ++j)
+        thresholds_[i * LevelsPerComponent + j] =
+            detail::run_threshold(components::get(total_, i), j, LevelsPerComponent);
     root_ = make_node(origin, total);
     count_ = 1;
   }
@@ -109,6 +106,8 @@ class free_tree {
     swap(root_, other.root_);
     swap(count_, other.count_);
   }
+
+  friend void swap(free_tree& a, free_tree& b) noexcept { a.swap(b); }
 
   [[nodiscard]] C total() const noexcept { return total_; }
   [[nodiscard]] T origin() const noexcept { return root_->first; }
@@ -175,6 +174,7 @@ class free_tree {
     destroy(past);
     root_ = rest;
     set_first_begin(root_, t);  // still the smallest key: the order is unchanged
+    refresh(root_);
   }
 
   [[nodiscard]] std::vector<block_type> free_blocks() const {
@@ -188,6 +188,10 @@ class free_tree {
   }
 
   [[nodiscard]] std::size_t block_count() const noexcept { return count_; }
+
+  // The longest root-to-leaf path, in nodes: a diagnostic of the treap's balance (about
+  // 2 ln n expected, whatever the order of the updates).
+  [[nodiscard]] std::size_t height() const noexcept { return height_of(root_); }
 
   // Bytes held by the structure, pool slack included.
   [[nodiscard]] std::size_t memory_usage() const noexcept {
@@ -230,6 +234,7 @@ class free_tree {
     T begin;  // the block's end is the next block's begin, or forever
     C free;
     std::uint64_t priority;  // treap heap order: a parent's is at least its children's
+    bool stale = false;      // the summary below awaits refresh()
     node* left = nullptr;
     node* right = nullptr;
     // Summary of the subtree rooted here (this node included).
@@ -466,6 +471,7 @@ class free_tree {
     apply(root_, span, change);
     if (span.end != forever<T>) merge_with_left(span.end);
     merge_with_left(span.begin);
+    refresh(root_);
   }
 
   void split_block_at(T t) noexcept {
@@ -498,7 +504,7 @@ class free_tree {
       apply(n->right, span, change);
       changed = true;
     }
-    if (changed) recompute(n);
+    if (changed) n->stale = true;
     return changed;
   }
 
@@ -516,9 +522,20 @@ class free_tree {
     return random_ * 0x2545F4914F6CDD1DULL;
   }
 
+  // Structural changes only mark the nodes whose subtree changed (and with them all their
+  // ancestors) stale; one pass then recomputes each of them once, children first, so a
+  // reserve pays for the union of its paths rather than for every path separately.
+  void refresh(node* n) const noexcept {
+    if (n == nullptr || !n->stale) return;
+    refresh(n->left);
+    refresh(n->right);
+    recompute(n);
+  }
+
   void recompute(node* n) const noexcept {
     const node* l = n->left;
     const node* r = n->right;
+    n->stale = false;
     n->first = l != nullptr ? l->first : n->begin;
     n->low = n->high = n->free;
     if (l != nullptr) {
@@ -552,7 +569,7 @@ class free_tree {
       split(n->left, key, less, n->left);
       rest = n;
     }
-    recompute(n);
+    n->stale = true;
   }
 
   // Every key of a precedes every key of b.
@@ -561,11 +578,11 @@ class free_tree {
     if (b == nullptr) return a;
     if (a->priority > b->priority) {
       a->right = merge(a->right, b);
-      recompute(a);
+      a->stale = true;
       return a;
     }
     b->left = merge(a, b->left);
-    recompute(b);
+    b->stale = true;
     return b;
   }
 
@@ -574,14 +591,14 @@ class free_tree {
     if (n == nullptr) return x;
     if (x->priority > n->priority) {
       split(n, x->begin, x->left, x->right);
-      recompute(x);
+      x->stale = true;
       return x;
     }
     if (x->begin < n->begin)
       n->left = insert(n->left, x);
     else
       n->right = insert(n->right, x);
-    recompute(n);
+    n->stale = true;
     return n;
   }
 
@@ -596,7 +613,7 @@ class free_tree {
       n->left = erase(n->left, key);
     else
       n->right = erase(n->right, key);
-    recompute(n);
+    n->stale = true;
     return n;
   }
 
@@ -605,7 +622,7 @@ class free_tree {
       set_first_begin(n->left, t);
     else
       n->begin = t;
-    recompute(n);
+    n->stale = true;
   }
 
   void destroy(node* n) noexcept {
@@ -639,6 +656,8 @@ class free_tree {
   void check_subtree(const node* n, std::size_t& seen) const {
     if (n == nullptr) return;
     ++seen;
+    if (n->stale)
+      throw invariant_violation(detail::describe("free_tree: stale node at ", n->begin));
     for (const node* child : {n->left, n->right}) {
       if (child == nullptr) continue;
       if (child->priority > n->priority)
@@ -659,6 +678,10 @@ class free_tree {
     if (expected.first != n->first || expected.low != n->low || expected.high != n->high ||
         expected.runs != n->runs)
       throw invariant_violation(detail::describe("free_tree: stale summary at ", n->begin));
+  }
+
+  [[nodiscard]] static std::size_t height_of(const node* n) noexcept {
+    return n == nullptr ? 0 : 1 + std::max(height_of(n->left), height_of(n->right));
   }
 
   [[nodiscard]] static T max_begin(const node* n) noexcept {
