@@ -11,8 +11,10 @@
 //                         rate is the average over the whole growth.
 //
 // free_tree<T, C, 0> is free_tree with the run-length pruning turned off (plain run-to-run
-// jumps), to show what the pruning buys. The vector variants use resources<4> with every
-// component uniform in [1, 128] out of 128.
+// jumps), to show what the pruning buys; free_tree<T, C, 16> has half the default thresholds. The
+// vector variants use resources<4> with every component uniform in [1, 128] out of 128;
+// free_tree<T, vector4> prunes nothing by default, free_tree<T, vector4, 4> prunes per component
+// with four thresholds each.
 //
 // Build and run: cmake --preset release && cmake --build --preset release --target
 // free_tree_bench && ./build/release/benchmarks/free_tree_bench
@@ -131,9 +133,8 @@ void bm_append_build(benchmark::State& state) {
 
 using tree = free_tree<std::int64_t, std::int64_t>;
 using tree_no_pruning = free_tree<std::int64_t, std::int64_t, 0>;
-using tree8 = free_tree<std::int64_t, std::int64_t, 8>;
-using tree24 = free_tree<std::int64_t, std::int64_t, 24>;
-using tree32 = free_tree<std::int64_t, std::int64_t, 32>;
+using tree16 = free_tree<std::int64_t, std::int64_t, 16>;
+using tree4_pruned = free_tree<std::int64_t, vector4, 4>;
 using list = free_list<std::int64_t, std::int64_t>;
 using oracle = reference<std::int64_t, std::int64_t>;
 using tree4 = free_tree<std::int64_t, vector4>;
@@ -145,9 +146,7 @@ BENCHMARK_TEMPLATE(bm_append, tree)
     ->Arg(100'000)
     ->Arg(1'000'000)
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK_TEMPLATE(bm_append, tree8)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMicrosecond);
-BENCHMARK_TEMPLATE(bm_append, tree24)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMicrosecond);
-BENCHMARK_TEMPLATE(bm_append, tree32)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(bm_append, tree16)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_TEMPLATE(bm_append, tree_no_pruning)
     ->Arg(1'000)
     ->Arg(10'000)
@@ -160,6 +159,7 @@ BENCHMARK_TEMPLATE(bm_append, list)
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_TEMPLATE(bm_append, oracle)->Arg(1'000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_TEMPLATE(bm_append, tree4)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(bm_append, tree4_pruned)->Arg(10'000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_TEMPLATE(bm_append, list4)->Arg(10'000)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_TEMPLATE(bm_append_build, tree)

@@ -158,7 +158,8 @@ TEST_CASE("free_tree: every pruning setting gives the same answers") {
 TEST_CASE("free_tree: vector capacities prune per component and stay exact") {
   using C = leasehold::testing::vector4;
   const C total{8, 64, 4, 16};
-  free_tree<std::int64_t, C> tree(total);
+  free_tree<std::int64_t, C> tree(total);       // default: no thresholds for vectors
+  free_tree<std::int64_t, C, 4> pruned(total);  // four thresholds per component
   free_list<std::int64_t, C> list(total);
   std::mt19937_64 rng(99);
   for (int op = 0; op < 1500; ++op) {
@@ -169,12 +170,16 @@ TEST_CASE("free_tree: vector capacities prune per component and stay exact") {
     const request<std::int64_t, C> r{amount, static_cast<std::int64_t>(1 + rng() % 300)};
     const auto start = tree.earliest_fit(r);
     REQUIRE(start == list.earliest_fit(r));
+    REQUIRE(start == pruned.earliest_fit(r));
     tree.reserve({*start, *start + r.duration}, r.amount);
+    pruned.reserve({*start, *start + r.duration}, r.amount);
     list.reserve({*start, *start + r.duration}, r.amount);
-    if (op % 10 == 0) tree.validate();
+    if (op % 10 == 0) pruned.validate();
   }
   CHECK(tree.free_blocks() == list.free_blocks());
+  CHECK(pruned.free_blocks() == list.free_blocks());
   tree.validate();
+  pruned.validate();
 }
 
 TEST_CASE("free_tree: times at the ends of the time type") {

@@ -8,12 +8,14 @@
 //
 // Why the run summaries: on a deep schedule a request meets hundreds of runs with enough
 // capacity that are too short before the first long enough one (issue 5's measurement), so
-// jumping from run to run in O(log n) each is not enough. The thresholds are powers of two
-// up to the total; a request for c uses the largest threshold theta <= c. Every time span
-// with c free lies inside a run at theta, so earliest_fit descends to the first theta-run at
-// least d long (skipping every subtree whose runs are all shorter), looks for c inside it
-// with O(log n) jumps ("next block that fits c", "next block that does not"), and only if c
-// has no long enough stretch there moves on to the next long theta-run.
+// jumping from run to run in O(log n) each is not enough. The thresholds form a geometric
+// series from the total down to 1/128 of it (32 of them for a scalar, about 1.17 apart); a
+// request for c uses the largest threshold theta <= c. Every time span with c free lies
+// inside a run at theta, so earliest_fit descends to the first theta-run at least d long
+// (skipping every subtree whose runs are all shorter), looks for c inside it with O(log n)
+// jumps ("next block that fits c", "next block that does not"), and only if c has no long
+// enough stretch there moves on to the next long theta-run. For resources<N, V> the default
+// is no thresholds (see detail::default_run_levels for the measurement behind that).
 //
 // Costs, with n blocks, k blocks in a span and m the long theta-runs tried: free_at O(log n),
 // min_free O(log n), reserve and release O(log n + k) node updates, earliest_fit
@@ -143,8 +145,9 @@ class free_tree {
   void reserve(interval<T> span, C amount) {
     detail::check_span("reserve", span, origin());
     detail::check_amount("reserve", amount, total_);
-    auto too_little = seeker_for([&amount](const node& n) { return !fits(amount, n.low); },
-                                 [&amount](const node& n) { return !fits(amount, n.free); });
+    auto too_little =
+        seeker_for([&amount](const node& n) { return !fits(amount, n.low); },
+                   [&amount](const node& n) { return !fits(amount, n.free); }, span.end);
     if (const node* n = first_in(span, too_little))
       throw insufficient_capacity(detail::describe("reserve ", amount, " over ", span, ": only ",
                                                    n->free, " free at ",
@@ -157,7 +160,7 @@ class free_tree {
     detail::check_amount("release", amount, total_);
     const C room = total_ - amount;  // a block can take the release iff its free fits in this
     auto too_much = seeker_for([&room](const node& n) { return !fits(n.high, room); },
-                               [&room](const node& n) { return !fits(n.free, room); });
+                               [&room](const node& n) { return !fits(n.free, room); }, span.end);
     if (const node* n = first_in(span, too_much))
       throw invalid_release(detail::describe("release ", amount, " over ", span, ": only ",
                                              total_ - n->free, " booked at ",
@@ -244,20 +247,23 @@ class free_tree {
     std::array<runs_type, level_count> runs{};
   };
 
-  // A seek that looks for the first node satisfying `hit` and may skip any subtree for which
-  // `may_hit` is false. may_hit must hold for every subtree holding a hit; it need not be
-  // exact (for vectors the element-wise maximum only says that each component fits somewhere).
+  // A seek that looks for the first node satisfying `hit`, or beginning at or after `limit`
+  // (where the caller stops caring), and may skip any subtree for which `may_hit` is false.
+  // may_hit must hold for every subtree holding a hit; it need not be exact (for vectors the
+  // element-wise maximum only says that each component fits somewhere, so the limit is what
+  // keeps such a seek from wandering far past the stretch it is about).
   template <class MayHit, class Hit>
   struct node_seeker {
     MayHit may_hit_fn;
     Hit hit_fn;
+    T limit;
     [[nodiscard]] bool may_hit(const node& n) const { return may_hit_fn(n); }
     void skip(const node&) const noexcept {}
-    [[nodiscard]] bool visit(const node& n) const { return hit_fn(n); }
+    [[nodiscard]] bool visit(const node& n) const { return n.begin >= limit || hit_fn(n); }
   };
   template <class MayHit, class Hit>
-  [[nodiscard]] static node_seeker<MayHit, Hit> seeker_for(MayHit may_hit, Hit hit) {
-    return {may_hit, hit};
+  [[nodiscard]] static node_seeker<MayHit, Hit> seeker_for(MayHit may_hit, Hit hit, T limit) {
+    return {may_hit, hit, limit};
   }
 
   // A seek for the first maximal run at one threshold whose part from `clamp` on is at least
@@ -342,26 +348,34 @@ class free_tree {
   // and s + r.duration <= run.end: run-to-run jumps at the request's own amount.
   [[nodiscard]] std::optional<T> fit_within(const request_type& r, interval<T> run, T last) const {
     const C& amount = r.amount;
+    if (run.end != forever<T> && static_cast<length_type>(static_cast<length_type>(run.end) -
+                                                          static_cast<length_type>(run.begin)) <
+                                     static_cast<length_type>(r.duration))
+      return std::nullopt;
+    // The latest start this run can hold; the seeks stop there rather than look further.
+    const T latest =
+        run.end == forever<T> ? last : std::min(last, static_cast<T>(run.end - r.duration));
+    if (run.begin > latest) return std::nullopt;
     auto fitting = seeker_for([&amount](const node& n) { return fits(amount, n.high); },
-                              [&amount](const node& n) { return fits(amount, n.free); });
-    auto blocking = seeker_for([&amount](const node& n) { return !fits(amount, n.low); },
-                               [&amount](const node& n) { return !fits(amount, n.free); });
+                              [&amount](const node& n) { return fits(amount, n.free); },
+                              static_cast<T>(latest + 1));
     T start = run.begin;
     if (!fits(amount, block_at(start)->free)) {
       const node* next = seek(root_, static_cast<T>(start + 1), fitting);
-      if (next == nullptr) return std::nullopt;
+      if (next == nullptr || next->begin > latest) return std::nullopt;
       start = next->begin;
     }
-    while (start <= last) {
+    while (true) {
       const T needed_end = static_cast<T>(start + r.duration);  // start <= last: no overflow
-      if (needed_end > run.end) return std::nullopt;
+      auto blocking =
+          seeker_for([&amount](const node& n) { return !fits(amount, n.low); },
+                     [&amount](const node& n) { return !fits(amount, n.free); }, needed_end);
       const node* stop = seek(root_, static_cast<T>(start + 1), blocking);
       if (stop == nullptr || stop->begin >= needed_end) return start;
       const node* next = seek(root_, stop->begin, fitting);
-      if (next == nullptr) return std::nullopt;
+      if (next == nullptr || next->begin > latest) return std::nullopt;
       start = next->begin;
     }
-    return std::nullopt;
   }
 
   // Finds, in the subtree of n, the first node with begin >= from that the seeker's visit

@@ -85,10 +85,13 @@ template <class V>
   return value < 1.0 ? V{1} : value >= static_cast<double>(total) ? total : static_cast<V>(value);
 }
 
-// How many thresholds free_tree keeps per capacity component by default: sixteen for a
-// scalar, a factor of about 1.38 apart from the total down to 1/128 of it; four per component
-// for a vector (halving from the total), where every node pays for N components.
+// How many thresholds free_tree keeps per capacity component by default. For a scalar, 32: a
+// factor of about 1.17 apart from the total down to 1/128 of it (on the append benchmark 16
+// leave so many long-enough runs that fail at the request's own amount that the cost grows
+// with the depth of the schedule; see docs/performance.md). For a vector, none: pruning on
+// one component at a time measured five times slower than plain run-to-run jumps there, since
+// runs long enough in one component mostly fail in another; free_tree<T, C, 4> keeps it.
 template <capacity_value C>
-inline constexpr std::size_t default_run_levels = vector_capacity<C> ? 4 : 16;
+inline constexpr std::size_t default_run_levels = vector_capacity<C> ? 0 : 32;
 
 }  // namespace leasehold::detail
