@@ -1,0 +1,276 @@
+// free_tree specifics beyond the shared conformance suite: deep trees checked against the
+// other exact backends, balance under sequential inserts, validate() after every operation,
+// every pruning setting giving the same answers, extreme times, and value semantics.
+
+#include <doctest/doctest.h>
+
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include <leasehold/leasehold.hpp>
+
+#include "availability/backends.hpp"
+
+using namespace leasehold;
+
+namespace {
+
+// Books `count` requests of the append workload (scaled to `total`) on every profile
+// given, checking that they all answer the same.
+template <class First, class... Others>
+void append_everywhere(std::size_t count, std::uint64_t seed, std::int64_t total, First& first,
+                       Others&... others) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::int64_t> amount(1, total), duration(1, 3600);
+  for (std::size_t i = 0; i < count; ++i) {
+    const request<std::int64_t, std::int64_t> r{amount(rng), duration(rng)};
+    const std::optional<std::int64_t> start = first.earliest_fit(r);
+    REQUIRE(start.has_value());
+    const bool all_agree = ((others.earliest_fit(r) == start) && ...);
+    REQUIRE(all_agree);
+    first.reserve({*start, *start + r.duration}, r.amount);
+    (others.reserve({*start, *start + r.duration}, r.amount), ...);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("free_tree: one node per maximal free block") {
+  free_tree<> profile(100);
+  CHECK(profile.block_count() == 1);
+  profile.reserve({10, 20}, 5);
+  CHECK(profile.block_count() == 3);
+  profile.reserve({20, 30}, 5);  // extends the same block: [10, 30) 95
+  CHECK(profile.block_count() == 3);
+  CHECK(profile.block_count() == profile.free_blocks().size());
+  profile.validate();
+}
+
+TEST_CASE("free_tree: a deep tree answers exactly like free_list and reference") {
+  free_tree<> tree(128);
+  free_list<> list(128);
+  append_everywhere(3000, 5, 128, tree, list);
+  CHECK(tree.block_count() > 2000);
+  CHECK(tree.free_blocks() == list.free_blocks());
+  tree.validate();
+
+  reference<> oracle(128);
+  for (const auto& b : tree.free_blocks())
+    if (b.free != 128) oracle.reserve(b.span, 128 - b.free);
+  REQUIRE(oracle.free_blocks() == tree.free_blocks());
+
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<std::int64_t> amount(1, 128), duration(1, 5000), at(0, 2'000'000);
+  for (int i = 0; i < 40; ++i) {
+    const std::int64_t begin = at(rng);
+    const request<> r{amount(rng), duration(rng), {begin, begin + 20'000}};
+    CHECK(tree.earliest_fit(r) == oracle.earliest_fit(r));
+    const request<> unbounded{r.amount, r.duration, {begin, forever<std::int64_t>}};
+    CHECK(tree.earliest_fit(unbounded) == oracle.earliest_fit(unbounded));
+    const interval<std::int64_t> span{begin, begin + r.duration};
+    CHECK(tree.min_free(span) == oracle.min_free(span));
+    CHECK(tree.free_at(begin) == oracle.free_at(begin));
+  }
+}
+
+TEST_CASE("free_tree: sequential inserts keep the tree shallow") {
+  free_tree<std::int64_t, int> profile(4);
+  const int n = 20'000;
+  for (int i = 0; i < n; ++i) profile.reserve({i, i + 1}, 1 + i % 3);  // every block new, in order
+  CHECK(profile.block_count() == static_cast<std::size_t>(n + 1));
+  // A treap's expected depth is about 2 ln n; allow twice that.
+  CHECK(profile.height() <= static_cast<std::size_t>(4.0 * std::log(n)));
+  profile.validate();
+  for (int i = 0; i < n; i += 2) profile.release({i, i + 1}, 1 + i % 3);  // erase in order too
+  CHECK(profile.height() <= static_cast<std::size_t>(4.0 * std::log(n)));
+  profile.validate();
+  CHECK(profile.earliest_fit({4, 1}) == 0);
+  CHECK(profile.earliest_fit({4, 2}) == n);
+}
+
+TEST_CASE("free_tree: validate holds after every operation of a long random run") {
+  free_tree<std::int64_t, std::int64_t> tree(32);
+  free_list<std::int64_t, std::int64_t> list(32);
+  std::mt19937_64 rng(2024);
+  std::uniform_int_distribution<std::int64_t> amount(1, 32), duration(1, 80), at(0, 3000);
+  std::vector<std::pair<interval<std::int64_t>, std::int64_t>> live;
+  for (int op = 0; op < 4000; ++op) {
+    CAPTURE(op);
+    const int kind = static_cast<int>(rng() % 10);
+    if (kind < 5) {
+      const std::int64_t begin = tree.origin() + at(rng);
+      const request<> r{amount(rng), duration(rng), {begin, begin + 400}};
+      const auto start = tree.earliest_fit(r);
+      REQUIRE(start == list.earliest_fit(r));
+      if (start) {
+        tree.reserve({*start, *start + r.duration}, r.amount);
+        list.reserve({*start, *start + r.duration}, r.amount);
+        live.push_back({{*start, *start + r.duration}, r.amount});
+      }
+    } else if (kind < 8 && !live.empty()) {
+      const std::size_t i = rng() % live.size();
+      tree.release(live[i].first, live[i].second);
+      list.release(live[i].first, live[i].second);
+      live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+    } else if (kind == 8) {
+      const std::int64_t begin = tree.origin() + at(rng);
+      const interval<std::int64_t> span{begin, begin + duration(rng)};
+      CHECK(tree.min_free(span) == list.min_free(span));
+    } else {
+      const std::int64_t t = tree.origin() + static_cast<std::int64_t>(rng() % 40);
+      tree.advance_to(t);
+      list.advance_to(t);
+      std::vector<std::pair<interval<std::int64_t>, std::int64_t>> still_live;
+      for (auto booking : live) {
+        if (booking.first.end <= t) continue;
+        booking.first.begin = std::max(booking.first.begin, t);
+        still_live.push_back(booking);
+      }
+      live = std::move(still_live);
+    }
+    tree.validate();
+    REQUIRE(tree.free_blocks() == list.free_blocks());
+  }
+}
+
+TEST_CASE("free_tree: every pruning setting gives the same answers") {
+  for (const std::int64_t total : {std::int64_t{1}, std::int64_t{7}, std::int64_t{128},
+                                   std::int64_t{1000}, std::int64_t{1'000'000'000'000}}) {
+    CAPTURE(total);
+    free_tree<std::int64_t, std::int64_t, 0> plain(total);
+    free_tree<std::int64_t, std::int64_t, 3> coarse(total);
+    free_tree<std::int64_t, std::int64_t> standard(total);
+    free_tree<std::int64_t, std::int64_t, 40> fine(total);
+    append_everywhere(600, static_cast<std::uint64_t>(total), total, standard, plain, coarse, fine);
+    plain.validate();
+    coarse.validate();
+    standard.validate();
+    fine.validate();
+    CHECK(plain.free_blocks() == fine.free_blocks());
+  }
+}
+
+TEST_CASE("free_tree: vector capacities prune per component and stay exact") {
+  using C = leasehold::testing::vector4;
+  const C total{8, 64, 4, 16};
+  free_tree<std::int64_t, C> tree(total);       // default: no thresholds for vectors
+  free_tree<std::int64_t, C, 4> pruned(total);  // four thresholds per component
+  free_list<std::int64_t, C> list(total);
+  std::mt19937_64 rng(99);
+  for (int op = 0; op < 1500; ++op) {
+    CAPTURE(op);
+    C amount{static_cast<std::int64_t>(rng() % 9), static_cast<std::int64_t>(rng() % 65),
+             static_cast<std::int64_t>(rng() % 5), static_cast<std::int64_t>(rng() % 17)};
+    if (amount == C{}) amount[1] = 1;
+    const request<std::int64_t, C> r{amount, static_cast<std::int64_t>(1 + rng() % 300)};
+    const auto start = tree.earliest_fit(r);
+    REQUIRE(start == list.earliest_fit(r));
+    REQUIRE(start == pruned.earliest_fit(r));
+    tree.reserve({*start, *start + r.duration}, r.amount);
+    pruned.reserve({*start, *start + r.duration}, r.amount);
+    list.reserve({*start, *start + r.duration}, r.amount);
+    if (op % 10 == 0) pruned.validate();
+  }
+  CHECK(tree.free_blocks() == list.free_blocks());
+  CHECK(pruned.free_blocks() == list.free_blocks());
+  tree.validate();
+  pruned.validate();
+}
+
+TEST_CASE("free_tree: times at the ends of the time type") {
+  constexpr int lowest = INT_MIN + 1;
+  free_tree<int, int> tree(5, lowest);
+  reference<int, int> oracle(5, lowest);
+  const std::vector<std::pair<interval<int>, int>> bookings{{{lowest, lowest + 10}, 5},
+                                                            {{-100, 100}, 3},
+                                                            {{INT_MAX - 100, INT_MAX - 50}, 4},
+                                                            {{INT_MAX - 10, INT_MAX}, 5}};
+  for (const auto& [span, amount] : bookings) {
+    tree.reserve(span, amount);
+    oracle.reserve(span, amount);
+  }
+  tree.validate();
+  REQUIRE(tree.free_blocks() == oracle.free_blocks());
+  for (const int amount : {1, 2, 3, 4, 5})
+    for (const int duration : {1, 10, 200, INT_MAX / 2, INT_MAX - 20}) {
+      CAPTURE(amount);
+      CAPTURE(duration);
+      const request<int, int> r{amount, duration};
+      CHECK(tree.earliest_fit(r) == oracle.earliest_fit(r));
+    }
+  CHECK(tree.min_free({lowest, INT_MAX}) == 0);
+  tree.advance_to(0);
+  oracle.advance_to(0);
+  CHECK(tree.free_blocks() == oracle.free_blocks());
+  tree.validate();
+}
+
+TEST_CASE("free_tree: copies are deep and independent") {
+  free_tree<> original(10);
+  original.reserve({0, 10}, 3);
+  free_tree<> copy = original;
+  copy.reserve({5, 15}, 2);
+  CHECK(original.free_at(12) == 10);
+  CHECK(copy.free_at(12) == 8);
+  copy.validate();
+  original.validate();
+
+  SUBCASE("copy assignment replaces the whole profile") {
+    original = copy;
+    CHECK(original.free_blocks() == copy.free_blocks());
+    original.validate();
+    copy.reserve({20, 30}, 1);
+    CHECK(original.free_at(25) == 10);
+  }
+  SUBCASE("moves keep the blocks") {
+    const auto blocks = copy.free_blocks();
+    free_tree<> moved = std::move(copy);
+    CHECK(moved.free_blocks() == blocks);
+    moved.validate();
+    free_tree<> assigned(1);
+    assigned = std::move(moved);
+    CHECK(assigned.free_blocks() == blocks);
+    assigned.validate();
+    CHECK(assigned.total() == 10);
+  }
+  SUBCASE("swap exchanges everything") {
+    free_tree<> other(3, 50);
+    swap(other, copy);
+    CHECK(copy.total() == 3);
+    CHECK(copy.origin() == 50);
+    CHECK(other.free_at(12) == 8);
+    other.validate();
+    copy.validate();
+  }
+}
+
+TEST_CASE("free_tree: released nodes are reused, so churn does not grow memory") {
+  free_tree<std::int64_t, int> profile(64);
+  for (int i = 0; i < 200; ++i) profile.reserve({i * 10, i * 10 + 5}, 1 + i % 7);
+  const std::size_t after_build = profile.memory_usage();
+  for (int round = 0; round < 50; ++round) {
+    for (int i = 0; i < 200; ++i) profile.release({i * 10, i * 10 + 5}, 1 + i % 7);
+    for (int i = 0; i < 200; ++i) profile.reserve({i * 10, i * 10 + 5}, 1 + i % 7);
+  }
+  CHECK(profile.memory_usage() == after_build);
+  profile.validate();
+}
+
+TEST_CASE("free_tree: advance_to drops nodes that lie in the past") {
+  free_tree<> profile(8);
+  for (int i = 0; i < 100; ++i) profile.reserve({i * 2, i * 2 + 1}, 8);
+  CHECK(profile.block_count() == 200);
+  profile.advance_to(101);  // inside the free gap [100, 102)
+  CHECK(profile.origin() == 101);
+  CHECK(profile.block_count() == 99);
+  CHECK(profile.free_blocks().front() == free_block<std::int64_t, std::int64_t>{{101, 102}, 8});
+  profile.validate();
+  profile.advance_to(150);  // inside a booked block: it is cut at 150
+  CHECK(profile.free_blocks().front() == free_block<std::int64_t, std::int64_t>{{150, 151}, 0});
+  profile.validate();
+}
