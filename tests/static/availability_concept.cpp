@@ -32,6 +32,10 @@ static_assert(!capacity_value<std::array<int, 4>>, "a plain array has no element
 static_assert(availability<free_list<>>);
 static_assert(availability<free_list<int, int>>);
 static_assert(availability<free_list<std::int64_t, resources<4, std::int64_t>>>);
+static_assert(availability<free_tree<>>);
+static_assert(availability<free_tree<int, int>>);
+static_assert(availability<free_tree<std::int64_t, resources<4, std::int64_t>>>);
+static_assert(availability<free_tree<std::int64_t, std::int64_t, 0>>, "run pruning off");
 static_assert(availability<reference<>>);
 static_assert(availability<reference<std::int32_t, resources<2, int>>>);
 static_assert(availability<slotted_ring<>>);

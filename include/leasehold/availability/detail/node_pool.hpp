@@ -33,8 +33,17 @@ class node_pool {
   [[nodiscard]] Node* create(Args&&... args) {
     if (free_ == nullptr) grow();
     slot* s = free_;
-    Node* node = ::new (static_cast<void*>(s->storage)) Node(std::forward<Args>(args)...);
-    free_ = s->next;  // only after the constructor succeeded
+    // The node is built over the link, so the link is read first and put back if the
+    // constructor throws (it may have written part of the slot before throwing).
+    slot* const next = s->next;
+    Node* node = nullptr;
+    try {
+      node = ::new (static_cast<void*>(s->storage)) Node(std::forward<Args>(args)...);
+    } catch (...) {
+      s->next = next;
+      throw;
+    }
+    free_ = next;
     ++live_;
     return node;
   }

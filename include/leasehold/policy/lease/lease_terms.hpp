@@ -63,6 +63,10 @@ struct lease_terms {
   T real_duration{};                // how long it really runs (simulation); <= duration
   bool preemptible = true;          // best-effort leases are; advance reservations are not
   std::optional<disk_image> image;  // nullopt: images are predeployed
+  // Absolute time at which the user withdraws a best-effort lease that has not started by
+  // then (the Blue Horizon jobs cancelled while waiting: submit + wait, see
+  // docs/workloads.md); nullopt: the user waits as long as it takes.
+  std::optional<T> withdraw;
 
   friend bool operator==(const lease_terms&, const lease_terms&) = default;
 };

@@ -1,0 +1,50 @@
+// Shows the batch workload model next to the Haizea paper's 30-day Blue Horizon extract:
+// the summary statistics docs/workloads.md compares (requests of at most one hour, at most
+// four nodes, cancelled while waiting, power-of-two sizes, means, offered work).
+
+#include <cstdio>
+#include <fstream>
+
+#include <leasehold/sim/workload/batch_model.hpp>
+#include <leasehold/sim/workload/swf.hpp>
+
+namespace {
+
+void print_summary(const char* name, const leasehold::swf::log& log) {
+  double jobs = 0, hour = 0, small = 0, cancelled = 0, powers = 0, requested = 0, nodes = 0,
+         run = 0, work = 0;
+  for (const auto& job : log.records) {
+    jobs += 1;
+    hour += job.requested_time <= 3600;
+    small += job.requested_procs <= 4;
+    cancelled += job.status == leasehold::swf::status_cancelled && job.run_time < 0;
+    powers += (job.requested_procs & (job.requested_procs - 1)) == 0;
+    requested += static_cast<double>(job.requested_time);
+    nodes += static_cast<double>(job.requested_procs);
+    if (job.run_time >= 0) {
+      run += static_cast<double>(job.run_time);
+      work += static_cast<double>(job.run_time) * static_cast<double>(job.requested_procs);
+    }
+  }
+  std::printf(
+      "%-16s jobs %5.0f  <=1h %5.2f%%  <=4 nodes %5.2f%%  cancelled %4.2f%%  pow2 %5.2f%%  "
+      "mean request %6.0f s  mean nodes %5.2f  mean run %5.0f s  work/(144 x 30 d) %5.1f%%\n",
+      name, jobs, 100 * hour / jobs, 100 * small / jobs, 100 * cancelled / jobs,
+      100 * powers / jobs, requested / jobs, nodes / jobs, run / (jobs - cancelled),
+      100 * work / (144.0 * 30 * 86'400));
+}
+
+}  // namespace
+
+int main() {
+  std::ifstream in(LEASEHOLD_SHARED_DIR "/haizea-workloads/blue-30days.swf");
+  if (in)
+    print_summary("blue-30days.swf", leasehold::swf::read(in));
+  else
+    std::printf("blue-30days.swf not found under %s: model only\n", LEASEHOLD_SHARED_DIR);
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    char name[32];
+    std::snprintf(name, sizeof name, "model, seed %llu", static_cast<unsigned long long>(seed));
+    print_summary(name, leasehold::workload::generate_batch({}, seed));
+  }
+}

@@ -1,0 +1,702 @@
+#pragma once
+
+// free_tree<T, C>: the time-exclusive free blocks of Schneider & Linnert (§5, Fig. 2 left) —
+// the same maximal blocks as free_list — kept in a treap keyed by begin, where every node
+// also summarises its subtree: the smallest begin, the element-wise minimum and maximum free
+// capacity, and, for a few capacity thresholds, a run_summary (detail/run_summary.hpp) of the
+// maximal runs of blocks whose free capacity reaches the threshold.
+//
+// Why the run summaries: on a deep schedule a request meets hundreds of runs with enough
+// capacity that are too short before the first long enough one (issue 5's measurement), so
+// jumping from run to run in O(log n) each is not enough. The thresholds are powers of two
+// up to the total; a request for c uses the largest threshold theta <= c. Every time span
+// with c free lies inside a run at theta, so earliest_fit descends to the first theta-run at
+// least d long (skipping every subtree whose runs are all shorter), looks for c inside it
+// with O(log n) jumps ("next block that fits c", "next block that does not"), and only if c
+// has no long enough stretch there moves on to the next long theta-run.
+//
+// Costs, with n blocks, k blocks in a span and m the long theta-runs tried: free_at O(log n),
+// min_free O(log n), reserve and release O(log n + k) node updates, earliest_fit
+// O((m + jumps) log n). Every node update recomputes the run summaries of all thresholds.
+//
+// The third template parameter is the number of thresholds per capacity component (0 turns
+// the run pruning off and leaves the plain run-to-run jumps, which the benchmarks compare).
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/availability/detail/node_pool.hpp"
+#include "leasehold/availability/detail/run_summary.hpp"
+#include "leasehold/core/capacity.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/core/free_block.hpp"
+#include "leasehold/core/request.hpp"
+#include "leasehold/core/time.hpp"
+
+namespace leasehold {
+
+template <time_value T = std::int64_t, capacity_value C = std::int64_t,
+          std::size_t LevelsPerComponent = detail::default_run_levels<C>>
+class free_tree {
+  using components = detail::capacity_components<C>;
+  using component_type = typename components::value_type;
+  using runs_type = detail::run_summary<T>;
+  using length_type = typename runs_type::length_type;
+  static constexpr std::size_t level_count = components::count * LevelsPerComponent;
+  static_assert(LevelsPerComponent <= 16, "free_tree: at most 16 thresholds per component");
+
+ public:
+  using time_type = T;
+  using capacity_type = C;
+  using request_type = request<T, C>;
+  using block_type = free_block<T, C>;
+
+  explicit free_tree(C total, T origin = 0) : total_(total) {
+    detail::check_total(total);
+    if (origin == forever<T>)
+      throw invalid_request(detail::describe("free_tree: origin ", origin, " leaves no time"));
+    for (std::size_t i = 0; i < components::count; ++i) {
+      const component_type whole = components::get(total_, i);
+      for (std::size_t j = 0; j < LevelsPerComponent; ++j) {
+        const auto halved = static_cast<component_type>(whole >> (LevelsPerComponent - 1 - j));
+        thresholds_[i * LevelsPerComponent + j] = std::max(halved, component_type{1});
+      }
+    }
+    root_ = make_node(origin, total);
+    count_ = 1;
+  }
+
+  free_tree(const free_tree& other)
+      : total_(other.total_), thresholds_(other.thresholds_), random_(other.random_) {
+    pool_.reserve_nodes(other.count_);  // the only step that can throw
+    root_ = clone(other.root_);
+    count_ = other.count_;
+  }
+
+  free_tree(free_tree&& other) noexcept
+      : total_(other.total_),
+        thresholds_(other.thresholds_),
+        random_(other.random_),
+        pool_(std::move(other.pool_)),
+        root_(std::exchange(other.root_, nullptr)),
+        count_(std::exchange(other.count_, 0)) {}
+
+  free_tree& operator=(const free_tree& other) {
+    if (this != &other) free_tree(other).swap(*this);
+    return *this;
+  }
+
+  free_tree& operator=(free_tree&& other) noexcept {
+    free_tree(std::move(other)).swap(*this);
+    return *this;
+  }
+
+  ~free_tree() { destroy(root_); }
+
+  void swap(free_tree& other) noexcept {
+    using std::swap;
+    swap(total_, other.total_);
+    swap(thresholds_, other.thresholds_);
+    swap(random_, other.random_);
+    pool_.swap(other.pool_);
+    swap(root_, other.root_);
+    swap(count_, other.count_);
+  }
+
+  [[nodiscard]] C total() const noexcept { return total_; }
+  [[nodiscard]] T origin() const noexcept { return root_->first; }
+
+  [[nodiscard]] C free_at(T t) const {
+    detail::check_time("free_at", t, origin());
+    return block_at(t)->free;
+  }
+
+  [[nodiscard]] C min_free(interval<T> span) const {
+    detail::check_span("min_free", span, origin());
+    return elementwise_min(total_, fold_over(span, &node::low, [](const C& a, const C& b) {
+                             return elementwise_min(a, b);
+                           }));
+  }
+
+  [[nodiscard]] std::optional<T> earliest_fit(const request_type& r) const {
+    const auto starts = detail::check_request(r, total_, origin());
+    if (starts.empty()) return std::nullopt;
+    const std::optional<std::size_t> level = level_for(r.amount);
+    if (!level) return fit_within(r, {starts.first, forever<T>}, starts.last);
+    T from = starts.first;
+    while (true) {
+      const std::optional<interval<T>> run =
+          long_run(*level, from, static_cast<length_type>(r.duration));
+      if (!run || run->begin > starts.last) return std::nullopt;
+      if (const auto start = fit_within(r, *run, starts.last)) return start;
+      if (run->end == forever<T>) return std::nullopt;
+      from = run->end;
+    }
+  }
+
+  void reserve(interval<T> span, C amount) {
+    detail::check_span("reserve", span, origin());
+    detail::check_amount("reserve", amount, total_);
+    auto too_little = seeker_for([&amount](const node& n) { return !fits(amount, n.low); },
+                                 [&amount](const node& n) { return !fits(amount, n.free); });
+    if (const node* n = first_in(span, too_little))
+      throw insufficient_capacity(detail::describe("reserve ", amount, " over ", span, ": only ",
+                                                   n->free, " free at ",
+                                                   std::max(n->begin, span.begin)));
+    change_over(span, [&amount](C& free) noexcept { free -= amount; });
+  }
+
+  void release(interval<T> span, C amount) {
+    detail::check_span("release", span, origin());
+    detail::check_amount("release", amount, total_);
+    const C room = total_ - amount;  // a block can take the release iff its free fits in this
+    auto too_much = seeker_for([&room](const node& n) { return !fits(n.high, room); },
+                               [&room](const node& n) { return !fits(n.free, room); });
+    if (const node* n = first_in(span, too_much))
+      throw invalid_release(detail::describe("release ", amount, " over ", span, ": only ",
+                                             total_ - n->free, " booked at ",
+                                             std::max(n->begin, span.begin)));
+    change_over(span, [&amount](C& free) noexcept { free += amount; });
+  }
+
+  // Forgets every block that ends by t and cuts the one in force at t.
+  void advance_to(T t) {
+    detail::check_advance(t, origin());
+    node* past = nullptr;
+    node* rest = nullptr;
+    split(root_, block_at(t)->begin, past, rest);
+    destroy(past);
+    root_ = rest;
+    set_first_begin(root_, t);  // still the smallest key: the order is unchanged
+  }
+
+  [[nodiscard]] std::vector<block_type> free_blocks() const {
+    std::vector<block_type> blocks;
+    blocks.reserve(count_);
+    for_each_in_order(root_, [&blocks](const node& n) {
+      if (!blocks.empty()) blocks.back().span.end = n.begin;
+      blocks.push_back({{n.begin, forever<T>}, n.free});
+    });
+    return blocks;
+  }
+
+  [[nodiscard]] std::size_t block_count() const noexcept { return count_; }
+
+  // Bytes held by the structure, pool slack included.
+  [[nodiscard]] std::size_t memory_usage() const noexcept {
+    return sizeof(*this) + pool_.capacity() * pool_.node_size();
+  }
+
+  // Checks every invariant — search order, heap order of priorities, block contents, and
+  // every node's summary against one recomputed from its children — and the root's run
+  // summaries against a direct scan of the blocks. Throws invariant_violation naming the
+  // first one broken.
+  void validate() const {
+    if (root_ == nullptr) throw invariant_violation("free_tree: no blocks");
+    if (pool_.live() != count_)
+      throw invariant_violation("free_tree: pool and tree disagree on the block count");
+    std::size_t seen = 0;
+    check_subtree(root_, seen);
+    if (seen != count_)
+      throw invariant_violation(
+          detail::describe("free_tree: ", seen, " nodes but block_count ", count_));
+    const std::vector<block_type> blocks = free_blocks();
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      const block_type& b = blocks[i];
+      if (!is_nonnegative(b.free) || !fits(b.free, total_))
+        throw invariant_violation(detail::describe("free_tree: free ", b.free, " at ", b.span.begin,
+                                                   " outside [0, total]"));
+      if (i > 0 && blocks[i - 1].free == b.free)
+        throw invariant_violation(detail::describe("free_tree: blocks at ",
+                                                   blocks[i - 1].span.begin, " and ", b.span.begin,
+                                                   " should be merged"));
+    }
+    for (std::size_t level = 0; level < level_count; ++level)
+      if (scan_runs(blocks, level) != root_->runs[level])
+        throw invariant_violation(detail::describe("free_tree: root run summary of threshold ",
+                                                   thresholds_[level], " disagrees with a scan"));
+  }
+
+ private:
+  struct node {
+    node(T b, C f, std::uint64_t p) noexcept : begin(b), free(f), priority(p) {}
+    T begin;  // the block's end is the next block's begin, or forever
+    C free;
+    std::uint64_t priority;  // treap heap order: a parent's is at least its children's
+    node* left = nullptr;
+    node* right = nullptr;
+    // Summary of the subtree rooted here (this node included).
+    T first = begin;  // smallest begin
+    C low = free;     // element-wise minimum free capacity
+    C high = free;    // element-wise maximum free capacity
+    std::array<runs_type, level_count> runs{};
+  };
+
+  // A seek that looks for the first node satisfying `hit` and may skip any subtree for which
+  // `may_hit` is false. may_hit must hold for every subtree holding a hit; it need not be
+  // exact (for vectors the element-wise maximum only says that each component fits somewhere).
+  template <class MayHit, class Hit>
+  struct node_seeker {
+    MayHit may_hit_fn;
+    Hit hit_fn;
+    [[nodiscard]] bool may_hit(const node& n) const { return may_hit_fn(n); }
+    void skip(const node&) const noexcept {}
+    [[nodiscard]] bool visit(const node& n) const { return hit_fn(n); }
+  };
+  template <class MayHit, class Hit>
+  [[nodiscard]] static node_seeker<MayHit, Hit> seeker_for(MayHit may_hit, Hit hit) {
+    return {may_hit, hit};
+  }
+
+  // A seek for the first maximal run at one threshold whose part from `clamp` on is at least
+  // `length` long. `open` is the start of the run in progress while folding left to right.
+  struct run_seeker {
+    const free_tree* tree;
+    std::size_t level;
+    T clamp;
+    length_type length;
+    T open = runs_type::none;
+    interval<T> found{};
+
+    // The run in progress, or else the subtree's leading run, closed at `end`: long enough?
+    [[nodiscard]] bool closes_long_run(T start, T end) const noexcept {
+      const T from = std::max(start, clamp);
+      return from < end && static_cast<length_type>(static_cast<length_type>(end) -
+                                                    static_cast<length_type>(from)) >= length;
+    }
+    // A long run may close inside the subtree, or the run that enters it (which, when no run
+    // is in progress, starts at the subtree's first block) may close at its lead.
+    [[nodiscard]] bool may_hit(const node& n) const noexcept {
+      const runs_type& r = n.runs[level];
+      return r.best >= length ||
+             (!r.full() && closes_long_run(open != runs_type::none ? open : n.first, r.lead));
+    }
+    void skip(const node& n) noexcept {
+      const runs_type& r = n.runs[level];
+      if (!r.full())
+        open = r.trail;
+      else if (open == runs_type::none)
+        open = n.first;
+    }
+    [[nodiscard]] bool visit(const node& n) noexcept {
+      if (tree->reaches(n.free, level)) {
+        if (open == runs_type::none) open = n.begin;
+        return false;
+      }
+      if (open != runs_type::none && closes_long_run(open, n.begin)) {
+        found = {std::max(open, clamp), n.begin};
+        return true;
+      }
+      open = runs_type::none;
+      return false;
+    }
+  };
+
+  [[nodiscard]] bool reaches(const C& free, std::size_t level) const noexcept {
+    return components::get(free, level / LevelsPerComponent) >= thresholds_[level];
+  }
+
+  // The largest threshold a request for `amount` can prune with: for every component the
+  // highest threshold at most the amount, and of those the highest level (the most selective
+  // relative to its component's total).
+  [[nodiscard]] std::optional<std::size_t> level_for(const C& amount) const noexcept {
+    std::optional<std::size_t> chosen;
+    std::size_t chosen_rank = 0;
+    for (std::size_t i = 0; i < components::count; ++i) {
+      for (std::size_t j = LevelsPerComponent; j-- > 0;) {
+        if (thresholds_[i * LevelsPerComponent + j] <= components::get(amount, i)) {
+          if (!chosen || j > chosen_rank) {
+            chosen = i * LevelsPerComponent + j;
+            chosen_rank = j;
+          }
+          break;
+        }
+      }
+    }
+    return chosen;
+  }
+
+  // The first maximal run at `level` whose part from `from` on is at least `length` long,
+  // clamped to begin at `from`; the run that reaches forever is always long enough.
+  [[nodiscard]] std::optional<interval<T>> long_run(std::size_t level, T from,
+                                                    length_type length) const {
+    run_seeker seeker{this, level, from, length};
+    if (seek(root_, block_at(from)->begin, seeker) != nullptr) return seeker.found;
+    if (seeker.open == runs_type::none) return std::nullopt;
+    return interval<T>{std::max(seeker.open, from), forever<T>};
+  }
+
+  // The earliest start s in [run.begin, last] with r.amount free over [s, s + r.duration)
+  // and s + r.duration <= run.end: run-to-run jumps at the request's own amount.
+  [[nodiscard]] std::optional<T> fit_within(const request_type& r, interval<T> run, T last) const {
+    const C& amount = r.amount;
+    auto fitting = seeker_for([&amount](const node& n) { return fits(amount, n.high); },
+                              [&amount](const node& n) { return fits(amount, n.free); });
+    auto blocking = seeker_for([&amount](const node& n) { return !fits(amount, n.low); },
+                               [&amount](const node& n) { return !fits(amount, n.free); });
+    T start = run.begin;
+    if (!fits(amount, block_at(start)->free)) {
+      const node* next = seek(root_, static_cast<T>(start + 1), fitting);
+      if (next == nullptr) return std::nullopt;
+      start = next->begin;
+    }
+    while (start <= last) {
+      const T needed_end = static_cast<T>(start + r.duration);  // start <= last: no overflow
+      if (needed_end > run.end) return std::nullopt;
+      const node* stop = seek(root_, static_cast<T>(start + 1), blocking);
+      if (stop == nullptr || stop->begin >= needed_end) return start;
+      const node* next = seek(root_, stop->begin, fitting);
+      if (next == nullptr) return std::nullopt;
+      start = next->begin;
+    }
+    return std::nullopt;
+  }
+
+  // Finds, in the subtree of n, the first node with begin >= from that the seeker's visit
+  // accepts, visiting nodes in time order and skipping whole subtrees that may not hit.
+  template <class Seeker>
+  [[nodiscard]] static const node* seek(const node* n, T from, Seeker& seeker) {
+    while (n != nullptr && n->first < from) {
+      if (n->begin < from) {
+        n = n->right;
+        continue;
+      }
+      if (const node* hit = seek(n->left, from, seeker)) return hit;
+      if (seeker.visit(*n)) return n;
+      return seek_all(n->right, seeker);
+    }
+    return seek_all(n, seeker);
+  }
+
+  template <class Seeker>
+  [[nodiscard]] static const node* seek_all(const node* n, Seeker& seeker) {
+    while (n != nullptr) {
+      if (!seeker.may_hit(*n)) {
+        seeker.skip(*n);
+        return nullptr;
+      }
+      if (const node* hit = seek_all(n->left, seeker)) return hit;
+      if (seeker.visit(*n)) return n;
+      n = n->right;
+    }
+    return nullptr;
+  }
+
+  // The first block of the span (the one in force at span.begin, or later) that the seeker
+  // accepts, or nullptr.
+  template <class Seeker>
+  [[nodiscard]] const node* first_in(interval<T> span, Seeker& seeker) const {
+    const node* n = seek(root_, block_at(span.begin)->begin, seeker);
+    return n != nullptr && n->begin < span.end ? n : nullptr;
+  }
+
+  // Folds `combine` over the subtree summaries (`field`) of the blocks that meet the span.
+  template <class Combine>
+  [[nodiscard]] C fold_over(interval<T> span, C node::*field, Combine combine) const {
+    const T lo = block_at(span.begin)->begin;
+    const T hi = span.end;
+    const node* n = root_;
+    while (n->begin < lo || n->begin >= hi) n = n->begin < lo ? n->right : n->left;
+    C acc = n->free;  // n meets the span; its left part is >= lo, its right part < hi
+    for (const node* m = n->left; m != nullptr;) {
+      if (m->begin >= lo) {
+        acc = combine(acc, m->free);
+        if (m->right != nullptr) acc = combine(acc, m->right->*field);
+        m = m->left;
+      } else {
+        m = m->right;
+      }
+    }
+    for (const node* m = n->right; m != nullptr;) {
+      if (m->begin < hi) {
+        acc = combine(acc, m->free);
+        if (m->left != nullptr) acc = combine(acc, m->left->*field);
+        m = m->right;
+      } else {
+        m = m->left;
+      }
+    }
+    return acc;
+  }
+
+  // The block in force at t; t >= origin().
+  [[nodiscard]] const node* block_at(T t) const noexcept {
+    const node* found = nullptr;
+    for (const node* n = root_; n != nullptr;) {
+      if (n->begin <= t) {
+        found = n;
+        n = n->right;
+      } else {
+        n = n->left;
+      }
+    }
+    return found;
+  }
+
+  // The block that ends where the block beginning at t begins, or nullptr at the origin.
+  [[nodiscard]] node* block_before(T t) const noexcept {
+    node* found = nullptr;
+    for (node* n = root_; n != nullptr;) {
+      if (n->begin < t) {
+        found = n;
+        n = n->right;
+      } else {
+        n = n->left;
+      }
+    }
+    return found;
+  }
+
+  // Makes span.begin and span.end block boundaries, applies `change` to every block in the
+  // span, then merges each boundary with its left neighbour where they became equal (interior
+  // neighbours change by the same amount, so they stay distinct). The two nodes a split may
+  // need are taken from the pool first: from there on nothing can throw.
+  template <class Change>
+  void change_over(interval<T> span, Change change) {
+    pool_.reserve_nodes(2);
+    split_block_at(span.begin);
+    if (span.end != forever<T>) split_block_at(span.end);
+    apply(root_, span, change);
+    if (span.end != forever<T>) merge_with_left(span.end);
+    merge_with_left(span.begin);
+  }
+
+  void split_block_at(T t) noexcept {
+    const node* in_force = block_at(t);
+    if (in_force->begin == t) return;
+    root_ = insert(root_, make_node(t, in_force->free));
+    ++count_;
+  }
+
+  void merge_with_left(T t) noexcept {
+    const node* left = block_before(t);
+    if (left == nullptr || left->free != block_at(t)->free) return;
+    root_ = erase(root_, t);
+    --count_;
+  }
+
+  // Changes the blocks that begin inside the span, recomputing only the summaries on the
+  // paths to them: O(log n + k).
+  template <class Change>
+  bool apply(node* n, interval<T> span, Change& change) noexcept {
+    if (n == nullptr) return false;
+    bool changed = false;
+    if (n->begin < span.begin) {
+      changed = apply(n->right, span, change);
+    } else if (n->begin >= span.end) {
+      changed = apply(n->left, span, change);
+    } else {
+      change(n->free);
+      apply(n->left, span, change);
+      apply(n->right, span, change);
+      changed = true;
+    }
+    if (changed) recompute(n);
+    return changed;
+  }
+
+  [[nodiscard]] node* make_node(T begin, C free) {
+    node* n = pool_.create(begin, free, next_priority());
+    recompute(n);
+    return n;
+  }
+
+  // xorshift64*: a fixed seed, so the tree's shape is reproducible run to run.
+  std::uint64_t next_priority() noexcept {
+    random_ ^= random_ >> 12;
+    random_ ^= random_ << 25;
+    random_ ^= random_ >> 27;
+    return random_ * 0x2545F4914F6CDD1DULL;
+  }
+
+  void recompute(node* n) const noexcept {
+    const node* l = n->left;
+    const node* r = n->right;
+    n->first = l != nullptr ? l->first : n->begin;
+    n->low = n->high = n->free;
+    if (l != nullptr) {
+      n->low = elementwise_min(n->low, l->low);
+      n->high = elementwise_max(n->high, l->high);
+    }
+    if (r != nullptr) {
+      n->low = elementwise_min(n->low, r->low);
+      n->high = elementwise_max(n->high, r->high);
+    }
+    for (std::size_t level = 0; level < level_count; ++level) n->runs[level] = summarise(n, level);
+  }
+
+  [[nodiscard]] runs_type summarise(const node* n, std::size_t level) const noexcept {
+    runs_type s = runs_type::block(n->begin, reaches(n->free, level));
+    if (n->left != nullptr) s = runs_type::join(n->left->runs[level], s, n->begin);
+    if (n->right != nullptr) s = runs_type::join(s, n->right->runs[level], n->right->first);
+    return s;
+  }
+
+  // Treap primitives. split: keys < key to `less`, the rest to `rest`.
+  void split(node* n, T key, node*& less, node*& rest) noexcept {
+    if (n == nullptr) {
+      less = rest = nullptr;
+      return;
+    }
+    if (n->begin < key) {
+      split(n->right, key, n->right, rest);
+      less = n;
+    } else {
+      split(n->left, key, less, n->left);
+      rest = n;
+    }
+    recompute(n);
+  }
+
+  // Every key of a precedes every key of b.
+  node* merge(node* a, node* b) noexcept {
+    if (a == nullptr) return b;
+    if (b == nullptr) return a;
+    if (a->priority > b->priority) {
+      a->right = merge(a->right, b);
+      recompute(a);
+      return a;
+    }
+    b->left = merge(a, b->left);
+    recompute(b);
+    return b;
+  }
+
+  // x's key is not in the tree yet.
+  node* insert(node* n, node* x) noexcept {
+    if (n == nullptr) return x;
+    if (x->priority > n->priority) {
+      split(n, x->begin, x->left, x->right);
+      recompute(x);
+      return x;
+    }
+    if (x->begin < n->begin)
+      n->left = insert(n->left, x);
+    else
+      n->right = insert(n->right, x);
+    recompute(n);
+    return n;
+  }
+
+  // key is in the tree.
+  node* erase(node* n, T key) noexcept {
+    if (n->begin == key) {
+      node* joined = merge(n->left, n->right);
+      pool_.destroy(n);
+      return joined;
+    }
+    if (key < n->begin)
+      n->left = erase(n->left, key);
+    else
+      n->right = erase(n->right, key);
+    recompute(n);
+    return n;
+  }
+
+  void set_first_begin(node* n, T t) noexcept {
+    if (n->left != nullptr)
+      set_first_begin(n->left, t);
+    else
+      n->begin = t;
+    recompute(n);
+  }
+
+  void destroy(node* n) noexcept {
+    if (n == nullptr) return;
+    destroy(n->left);
+    destroy(n->right);
+    pool_.destroy(n);
+    --count_;
+  }
+
+  // Copies a subtree node for node (priorities included, so the copy has the same shape);
+  // the pool holds enough nodes already, so this cannot throw.
+  node* clone(const node* n) noexcept {
+    if (n == nullptr) return nullptr;
+    node* copy = pool_.create(*n);
+    copy->left = clone(n->left);
+    copy->right = clone(n->right);
+    return copy;
+  }
+
+  template <class Visit>
+  static void for_each_in_order(const node* n, Visit&& visit) {
+    while (n != nullptr) {
+      for_each_in_order(n->left, visit);
+      visit(*n);
+      n = n->right;
+    }
+  }
+
+  // validate(): checks the subtree of n and counts its nodes.
+  void check_subtree(const node* n, std::size_t& seen) const {
+    if (n == nullptr) return;
+    ++seen;
+    for (const node* child : {n->left, n->right}) {
+      if (child == nullptr) continue;
+      if (child->priority > n->priority)
+        throw invariant_violation(detail::describe("free_tree: node at ", child->begin,
+                                                   " outranks its parent at ", n->begin));
+      check_subtree(child, seen);
+    }
+    if (n->left != nullptr && !(n->left->first < n->begin && max_begin(n->left) < n->begin))
+      throw invariant_violation(
+          detail::describe("free_tree: left subtree of ", n->begin, " out of order"));
+    if (n->right != nullptr && !(n->begin < n->right->first))
+      throw invariant_violation(
+          detail::describe("free_tree: right subtree of ", n->begin, " out of order"));
+    node expected(n->begin, n->free, n->priority);
+    expected.left = n->left;
+    expected.right = n->right;
+    recompute(&expected);
+    if (expected.first != n->first || expected.low != n->low || expected.high != n->high ||
+        expected.runs != n->runs)
+      throw invariant_violation(detail::describe("free_tree: stale summary at ", n->begin));
+  }
+
+  [[nodiscard]] static T max_begin(const node* n) noexcept {
+    while (n->right != nullptr) n = n->right;
+    return n->begin;
+  }
+
+  // The run summary of the whole profile at one threshold, straight from its definition.
+  [[nodiscard]] runs_type scan_runs(const std::vector<block_type>& blocks,
+                                    std::size_t level) const {
+    runs_type s{runs_type::none, runs_type::none, 0};
+    T open = runs_type::none;
+    for (const block_type& b : blocks) {
+      if (reaches(b.free, level)) {
+        if (open == runs_type::none) open = b.span.begin;
+        continue;
+      }
+      if (s.lead == runs_type::none) {
+        s.lead = b.span.begin;
+      } else if (open != runs_type::none) {
+        const auto length = static_cast<length_type>(static_cast<length_type>(b.span.begin) -
+                                                     static_cast<length_type>(open));
+        s.best = std::max(s.best, length);
+      } else {
+        // two blocks below the threshold in a row: an empty run between them
+      }
+      open = runs_type::none;
+    }
+    s.trail = open;
+    return s;
+  }
+
+  C total_;
+  std::array<component_type, level_count> thresholds_{};
+  std::uint64_t random_ = 0x9E3779B97F4A7C15ULL;
+  detail::node_pool<node> pool_;  // declared before root_: outlives the tree
+  node* root_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+}  // namespace leasehold

@@ -1,0 +1,165 @@
+// Haizea's XML Lease Workload Format: every element of the format, conversion to lease
+// terms, and errors that name the element (or the XML line).
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+
+#include <leasehold/sim/workload/haizea_lwf.hpp>
+
+using namespace leasehold;
+
+namespace {
+
+const std::string document = R"(<?xml version="1.0"?>
+<lease-workload name="preemption">
+  <description>
+    An AR lease preempts a best-effort lease.
+  </description>
+  <site>
+    <resource-types names="CPU Memory"/>
+    <nodes>
+      <node-set numnodes="4">
+        <res type="CPU" amount="100"/>
+        <res type="Memory" amount="1024"/>
+      </node-set>
+    </nodes>
+  </site>
+  <lease-requests>
+    <lease-request arrival="00:00:00.00">
+      <lease id="1" preemptible="true">
+        <nodes><node-set numnodes="1"><res amount="100" type="CPU"/><res amount="1024" type="Memory"/></node-set></nodes>
+        <start/>
+        <duration time="01:00:00.00"/>
+        <software><disk-image id="foobar1.img" size="1024"/></software>
+      </lease>
+    </lease-request>
+    <lease-request arrival="00:15:00.50">
+      <realduration time="00:20:00"/>
+      <lease id="2" preemptible="false">
+        <nodes>
+          <node-set numnodes="3"><res amount="200" type="CPU"/><res amount="512" type="Memory"/></node-set>
+          <node-set numnodes="1"><res amount="200" type="CPU"/><res amount="512" type="Memory"/></node-set>
+        </nodes>
+        <start><exact time="26:30:00.00"/></start>
+        <duration time="00:30:00.00"/>
+        <software><none/></software>
+      </lease>
+    </lease-request>
+    <lease-request arrival="00:20:00">
+      <lease preemptible="false">
+        <nodes><node-set numnodes="2"><res amount="100" type="CPU"/></node-set></nodes>
+        <start><now/></start>
+        <duration time="00:10:00"/>
+        <software><none/></software>
+      </lease>
+    </lease-request>
+  </lease-requests>
+</lease-workload>
+)";
+
+std::string lwf_error_of(const std::string& text) {
+  std::istringstream in(text);
+  try {
+    (void)haizea::to_lease_terms(haizea::read_lwf(in));
+  } catch (const haizea::lwf_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("haizea lwf: reads the site and every kind of request") {
+  std::istringstream in(document);
+  const auto workload = haizea::read_lwf(in);
+  CHECK(workload.name == "preemption");
+  CHECK(workload.description == "An AR lease preempts a best-effort lease.");
+  CHECK(workload.resource_types == std::vector<std::string>{"CPU", "Memory"});
+  REQUIRE(workload.site.size() == 1);
+  CHECK(workload.site[0].count == 4);
+  REQUIRE(workload.requests.size() == 3);
+  CHECK(workload.requests[1].arrival == 15 * 60 + 1);  // 00:15:00.50 rounds up
+  CHECK(workload.requests[1].real_duration == 20 * 60);
+
+  const auto leases = haizea::to_lease_terms(workload);
+  REQUIRE(leases.size() == 3);
+  using policy::lease::lease_kind;
+  CHECK(leases[0].id == 1);
+  CHECK(leases[0].kind == lease_kind::best_effort);
+  CHECK(leases[0].preemptible);
+  CHECK(leases[0].nodes == 1);
+  CHECK(leases[0].per_node == policy::lease::node_resources{1, 1024, 0, 0});
+  CHECK(leases[0].duration == 3600);
+  CHECK(leases[0].real_duration == 3600);
+  CHECK(leases[0].image == policy::lease::disk_image{"foobar1.img", 1024});
+
+  CHECK(leases[1].kind == lease_kind::advance_reservation);
+  CHECK_FALSE(leases[1].preemptible);
+  CHECK(leases[1].start == 26 * 3600 + 30 * 60);
+  CHECK(leases[1].nodes == 4);  // two identical node sets merge
+  CHECK(leases[1].per_node == policy::lease::node_resources{2, 512, 0, 0});
+  CHECK(leases[1].real_duration == 20 * 60);
+  CHECK_FALSE(leases[1].image.has_value());
+
+  CHECK(leases[2].kind == lease_kind::immediate);
+  CHECK(leases[2].id == 2);  // no id attribute: its position
+  CHECK(leases[2].submit == 1200);
+
+  const auto shares = haizea::to_lease_terms(workload, {.cpu_divisor = 1});
+  CHECK(shares[1].per_node[policy::lease::cpu] == 200);
+}
+
+TEST_CASE("haizea lwf: errors name the element or the line") {
+  CHECK(lwf_error_of(replaced(document, "<duration time=\"00:30:00.00\"/>", "<duration/>")) ==
+        "<lease-request> #2 (arrival 00:15:00.50): <duration> lacks the attribute 'time'");
+  CHECK(lwf_error_of(replaced(document, "01:00:00.00", "1h")) ==
+        "<lease-request> #1 (arrival 00:00:00.00): <duration time=\"1h\">: not a time "
+        "HH:MM:SS[.ss]");
+  CHECK(lwf_error_of(replaced(document, "preemptible=\"true\"", "preemptible=\"maybe\""))
+            .find("expected true or false") != std::string::npos);
+  CHECK(lwf_error_of(replaced(document, "numnodes=\"3\"", "numnodes=\"0\""))
+            .find("<node-set numnodes=\"0\">: not an integer >= 1") != std::string::npos);
+  CHECK(lwf_error_of(replaced(document, "<start><now/></start>", "<start><later/></start>"))
+            .find("<start> holds <later>") != std::string::npos);
+  CHECK(lwf_error_of(
+            replaced(document,
+                     "<software><none/></software>\n      </lease>\n    </lease-request>\n    "
+                     "<lease-request arrival=\"00:20:00\">",
+                     "</lease>\n    </lease-request>\n    <lease-request arrival=\"00:20:00\">"))
+            .find("<lease> lacks <software>") != std::string::npos);
+  CHECK(
+      lwf_error_of(replaced(document,
+                            "<res amount=\"512\" type=\"Memory\"/></node-set>\n          <node-set "
+                            "numnodes=\"1\"><res amount=\"200\" type=\"CPU\"/><res amount=\"512\"",
+                            "<res amount=\"512\" type=\"Memory\"/></node-set>\n          <node-set "
+                            "numnodes=\"1\"><res amount=\"200\" type=\"CPU\"/><res amount=\"256\""))
+          .find("node sets with different resources") != std::string::npos);
+  CHECK(lwf_error_of(
+            replaced(document, "type=\"CPU\" amount=\"100\"/>\n", "type=\"GPU\" amount=\"1\"/>\n"))
+            .find("resource type 'GPU' is not among") != std::string::npos);
+  CHECK(lwf_error_of(replaced(document,
+                              "amount=\"200\" type=\"CPU\"/><res amount=\"512\" "
+                              "type=\"Memory\"/></node-set>\n          <node-set",
+                              "amount=\"150\" type=\"CPU\"/><res amount=\"512\" "
+                              "type=\"Memory\"/></node-set>\n          <node-set"))
+            .find("CPU amount 150 is not a multiple of 100") != std::string::npos);
+  CHECK(lwf_error_of("<lease-requests/>") == "the document has no <lease-workload> root element");
+
+  const auto broken = lwf_error_of(replaced(document, "</site>", "</site"));
+  CHECK(broken.rfind("line 14: malformed XML", 0) == 0);
+  std::istringstream in(replaced(document, "</site>", "</site"));
+  try {
+    (void)haizea::read_lwf(in);
+    FAIL("no error");
+  } catch (const haizea::lwf_error& e) {
+    CHECK(e.line() == 14);
+  }
+}
