@@ -38,6 +38,10 @@ static_assert(availability<free_tree<std::int64_t, resources<4, std::int64_t>>>)
 static_assert(availability<free_tree<std::int64_t, std::int64_t, 0>>, "run pruning off");
 static_assert(availability<reference<>>);
 static_assert(availability<reference<std::int32_t, resources<2, int>>>);
+static_assert(availability<capacity_tree<>>);
+static_assert(availability<capacity_tree<int, int>>);
+static_assert(availability<capacity_tree<std::int64_t, unsigned>>);
+// capacity_tree<T, resources<N, V>> does not compile at all: tests/static/fail/ shows it.
 static_assert(availability<slotted_ring<>>);
 static_assert(availability<slotted_ring<int, int>>);
 static_assert(availability<slotted_ring<std::int64_t, resources<4, std::int64_t>>>);
