@@ -282,6 +282,8 @@ TEST_CASE("swf: the shared Parallel Workloads Archive traces") {
     CHECK(log.head.unix_start_time == trace.unix_start_time);
     CHECK(log.head.time_zone == "US/Pacific");
     CHECK_FALSE(log.head.notes.empty());
+    if (std::string_view(trace.file).find("SP2") != std::string_view::npos)
+      CHECK(read_text(write_text(log)) == log);  // a whole real log round-trips
     if (std::string_view(trace.file).find("BLUE") != std::string_view::npos) {
       // The README's quirks: about 10k run times of -1, about 23k above the request.
       std::size_t unknown_run = 0, overrun = 0;
@@ -295,8 +297,6 @@ TEST_CASE("swf: the shared Parallel Workloads Archive traces") {
       CHECK(overrun < 26'000);
       CHECK(log.records.front().job == 9);
       CHECK(log.records.front().submit == 430593);
-      // Round trip of a whole real log (records only: written once, read back equal).
-      CHECK(read_text(write_text(log)) == log);
     }
   }
 }

@@ -49,7 +49,7 @@ namespace leasehold::detail {
 // valid until the next call.
 class line_reader {
  public:
-  explicit line_reader(std::istream& in, std::size_t chunk = std::size_t{1} << 20)
+  explicit line_reader(std::istream& in, std::size_t chunk = std::size_t{1} << 16)
       : in_(in), chunk_(chunk) {}
 
   // The next line, or nullopt at the end of the stream.
