@@ -40,19 +40,6 @@
 
 #include <leasehold/leasehold.hpp>
 
-#if __has_include(<leasehold/availability/slotted_ring.hpp>)
-#include <leasehold/availability/slotted_ring.hpp>
-#define LEASEHOLD_BENCH_HAS_SLOTTED_RING 1
-#endif
-#if __has_include(<leasehold/availability/capacity_tree.hpp>)
-#include <leasehold/availability/capacity_tree.hpp>
-#define LEASEHOLD_BENCH_HAS_CAPACITY_TREE 1
-#endif
-#if __has_include(<leasehold/availability/free_tree.hpp>)
-#include <leasehold/availability/free_tree.hpp>
-#define LEASEHOLD_BENCH_HAS_FREE_TREE 1
-#endif
-
 // ---- Counting allocator -------------------------------------------------------------------
 // Every allocation carries a header with its size, so that unsized delete can subtract it.
 // Single-threaded benchmark: a plain counter is enough.
@@ -117,7 +104,6 @@ struct unbounded {
   static type make(units total, tick /*book_ahead*/) { return type(total); }
 };
 
-#ifdef LEASEHOLD_BENCH_HAS_SLOTTED_RING
 // Schneider & Linnert §4: the book-ahead horizon divided into Slots slots of width dt. The
 // benchmark sizes the horizon to its workload (see append_book_ahead and churn_book_ahead).
 template <std::size_t Slots>
@@ -129,7 +115,6 @@ struct slotted {
     return type(total, (book_ahead + slots - 1) / slots, Slots);
   }
 };
-#endif
 
 // ---- Workloads ------------------------------------------------------------------------------
 
@@ -179,12 +164,7 @@ struct append_snapshot {
   std::size_t next_request = 0;  // the first request the timed batches use
 };
 
-using placement_oracle =
-#ifdef LEASEHOLD_BENCH_HAS_FREE_TREE
-    leasehold::free_tree<tick, units>;
-#else
-    leasehold::free_list<tick, units>;
-#endif
+using placement_oracle = leasehold::free_tree<tick, units>;  // the fastest at append
 
 // The starts first fit gives the append requests in order. Exact backends agree on every
 // answer (DESIGN.md; the conformance suite checks it), so they all build their snapshots by
@@ -531,17 +511,11 @@ void register_backend(const std::string& name, std::size_t max_live) {
 const bool registered = [] {
   register_backend<unbounded<leasehold::reference<tick, units>>>("reference", 10'000);
   register_backend<unbounded<leasehold::free_list<tick, units>>>("free_list", 100'000);
-#ifdef LEASEHOLD_BENCH_HAS_CAPACITY_TREE
   register_backend<unbounded<leasehold::capacity_tree<tick, units>>>("capacity_tree", 100'000);
-#endif
-#ifdef LEASEHOLD_BENCH_HAS_FREE_TREE
   register_backend<unbounded<leasehold::free_tree<tick, units>>>("free_tree", 100'000);
-#endif
-#ifdef LEASEHOLD_BENCH_HAS_SLOTTED_RING
   register_backend<slotted<9'000>>("slotted_ring_9000", 100'000);
   register_backend<slotted<90'000>>("slotted_ring_90000", 100'000);
   register_backend<slotted<900'000>>("slotted_ring_900000", 100'000);
-#endif
   return true;
 }();
 

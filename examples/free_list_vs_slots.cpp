@@ -42,20 +42,10 @@
 #include <string_view>
 #include <vector>
 
-#include <leasehold/availability/slotted_ring.hpp>
 #include <leasehold/leasehold.hpp>
 #include <leasehold/sim/workload/batch_model.hpp>
 #include <leasehold/sim/workload/random.hpp>
 #include <leasehold/sim/workload/swf.hpp>
-
-#if __has_include(<leasehold/availability/capacity_tree.hpp>)
-#include <leasehold/availability/capacity_tree.hpp>
-#define LEASEHOLD_EXAMPLE_HAS_CAPACITY_TREE 1
-#endif
-#if __has_include(<leasehold/availability/free_tree.hpp>)
-#include <leasehold/availability/free_tree.hpp>
-#define LEASEHOLD_EXAMPLE_HAS_FREE_TREE 1
-#endif
 
 #ifndef LEASEHOLD_SHARED_DIR
 #define LEASEHOLD_SHARED_DIR ""
@@ -265,14 +255,10 @@ std::vector<outcome> run_all(const std::vector<job>& jobs, std::size_t repetitio
   results.push_back(run("slotted_ring 900,000", ring(900'000), jobs, repetitions));
   results.push_back(
       run("free_list", exact<leasehold::free_list<tick, units>>(), jobs, repetitions));
-#ifdef LEASEHOLD_EXAMPLE_HAS_CAPACITY_TREE
   results.push_back(
       run("capacity_tree", exact<leasehold::capacity_tree<tick, units>>(), jobs, repetitions));
-#endif
-#ifdef LEASEHOLD_EXAMPLE_HAS_FREE_TREE
   results.push_back(
       run("free_tree", exact<leasehold::free_tree<tick, units>>(), jobs, repetitions));
-#endif
   return results;
 }
 
@@ -295,9 +281,9 @@ void write_csv(const std::string& path, const std::vector<outcome>& results) {
          "reserve_us_per_job,advance_us_per_job,reserve_us_median_run\n";
   out << std::setprecision(6);
   for (const outcome& o : results)
-    out << o.scheduler << ',' << o.interarrival_s << ',' << o.load << ',' << o.counted << ','
-        << o.accepted << ',' << o.success() << ',' << o.reserve_us << ',' << o.advance_us << ','
-        << o.reserve_us_median_run << '\n';
+    out << '"' << o.scheduler << "\"," << o.interarrival_s << ',' << o.load << ',' << o.counted
+        << ',' << o.accepted << ',' << o.success() << ',' << o.reserve_us << ',' << o.advance_us
+        << ',' << o.reserve_us_median_run << '\n';
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
