@@ -12,12 +12,11 @@ using vector4 = resources<4, std::int64_t>;
 }  // namespace leasehold::testing
 
 // Exact backends with a scalar capacity.
-#define LEASEHOLD_EXACT_SCALAR_BACKENDS                                                         \
-  ::leasehold::reference<std::int64_t, std::int64_t>,                                           \
-      ::leasehold::free_list<std::int64_t, std::int64_t>, ::leasehold::free_list<int, int>,     \
-      ::leasehold::capacity_tree<std::int64_t, std::int64_t>,                                   \
-      ::leasehold::capacity_tree<int, int>, ::leasehold::free_tree<std::int64_t, std::int64_t>, \
-      ::leasehold::free_tree<int, int>
+#define LEASEHOLD_EXACT_SCALAR_BACKENDS                                                     \
+  ::leasehold::reference<std::int64_t, std::int64_t>,                                       \
+      ::leasehold::free_list<std::int64_t, std::int64_t>, ::leasehold::free_list<int, int>, \
+      ::leasehold::free_tree<std::int64_t, std::int64_t>, ::leasehold::free_tree<int, int>, \
+      ::leasehold::capacity_tree<std::int64_t, std::int64_t>, ::leasehold::capacity_tree<int, int>
 
 // Exact backends that accept a resources<4, std::int64_t> capacity.
 #define LEASEHOLD_EXACT_VECTOR_BACKENDS                                    \

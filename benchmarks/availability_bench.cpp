@@ -1,0 +1,524 @@
+// Benchmarks of every availability backend on the same seeded workloads (docs/performance.md
+// has the figures, the machine and the commands).
+//
+//   append/<backend>/<N>   earliest_fit + reserve pairs at N live reservations on 128 units,
+//                          every window from 0 to forever (the planner's worst case: the
+//                          search starts at the origin and the profile only grows)
+//   churn/<backend>/<N>    an online steady state of about N live reservations: time advances,
+//                          the past is dropped with advance_to, jobs that end early release
+//                          the rest of their booking, arrivals book inside a window
+//   free_at/<backend>/<N>, min_free/<backend>/<N>   queries at N live reservations
+//
+// Each backend is ONE line in register_all() at the bottom. A backend is described by a
+// factory (`unbounded<B>` for the exact backends, `slotted<Slots>` for the ring) that builds
+// it for a given book-ahead, which only the ring needs.
+//
+// Time is in milliseconds so that the finest ring has whole-tick slots; every duration is a
+// whole number of seconds, so the exact backends see the same profile they would in seconds.
+//
+// Bytes per live reservation come from counting every heap allocation of this binary (the
+// replaced global operator new / delete below), which works for every backend alike.
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <new>
+#include <optional>
+#include <queue>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <leasehold/leasehold.hpp>
+
+// ---- Counting allocator -------------------------------------------------------------------
+// Every allocation carries a header with its size, so that unsized delete can subtract it.
+// Single-threaded benchmark: a plain counter is enough.
+
+namespace {
+constexpr std::size_t allocation_header = alignof(std::max_align_t);
+std::int64_t live_heap_bytes = 0;
+
+void* counted_allocate(std::size_t size) {
+  void* raw = std::malloc(size + allocation_header);
+  if (raw == nullptr) return nullptr;
+  *static_cast<std::size_t*>(raw) = size;
+  live_heap_bytes += static_cast<std::int64_t>(size);
+  return static_cast<char*>(raw) + allocation_header;
+}
+
+void counted_free(void* p) noexcept {
+  if (p == nullptr) return;
+  void* raw = static_cast<char*>(p) - allocation_header;
+  live_heap_bytes -= static_cast<std::int64_t>(*static_cast<std::size_t*>(raw));
+  std::free(raw);
+}
+
+void* counted_allocate_or_throw(std::size_t size) {
+  if (void* p = counted_allocate(size)) return p;
+  throw std::bad_alloc();
+}
+}  // namespace
+
+void* operator new(std::size_t size) { return counted_allocate_or_throw(size); }
+void* operator new[](std::size_t size) { return counted_allocate_or_throw(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  return counted_allocate(size);
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return counted_allocate(size);
+}
+void operator delete(void* p) noexcept { counted_free(p); }
+void operator delete[](void* p) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+
+namespace {
+
+using tick = std::int64_t;  // milliseconds
+using units = std::int64_t;
+using request_type = leasehold::request<tick, units>;
+
+constexpr tick second = 1000;
+constexpr tick hour = 3600 * second;
+constexpr units append_total = 128;
+
+// ---- Backend factories ----------------------------------------------------------------------
+
+// An exact backend: needs nothing but its capacity.
+template <class Backend>
+struct unbounded {
+  using type = Backend;
+  static constexpr bool exact = true;
+  static type make(units total, tick /*book_ahead*/) { return type(total); }
+};
+
+// Schneider & Linnert §4: the book-ahead horizon divided into Slots slots of width dt. The
+// benchmark sizes the horizon to its workload (see append_book_ahead and churn_book_ahead).
+template <std::size_t Slots>
+struct slotted {
+  using type = leasehold::slotted_ring<tick, units>;
+  static constexpr bool exact = false;
+  static type make(units total, tick book_ahead) {
+    const auto slots = static_cast<tick>(Slots);
+    return type(total, (book_ahead + slots - 1) / slots, Slots);
+  }
+};
+
+// ---- Workloads ------------------------------------------------------------------------------
+
+// The append requests (the item 1): amount uniform in [1, 128], duration uniform in
+// [1, 3600] s, window from 0 to forever.
+std::vector<request_type> append_requests(std::size_t count) {
+  std::mt19937_64 random(20240601);
+  std::uniform_int_distribution<units> amount(1, append_total);
+  std::uniform_int_distribution<tick> seconds(1, 3600);
+  std::vector<request_type> requests(count);
+  for (request_type& r : requests)
+    r = {.amount = amount(random),
+         .duration = seconds(random) * second,
+         .window = {0, leasehold::forever<tick>}};
+  return requests;
+}
+
+// The horizon the ring needs to hold N append reservations: first fit packs them to about
+// 1,200 s of time line per 1,000 reservations... measured with free_list (max end 1.06e6 s at
+// N = 1,000 and ...); we give the ring twice the measured extent.
+// First fit packs these requests into about 940 s of time line per reservation (measured:
+// the latest end is 9.58e6 s at N = 10,000 and 9.37e7 s at N = 100,000). The ring gets four
+// times that as its book-ahead, so that even its coarse slots (every booking rounded out to
+// whole slots) leave room for N reservations; where they cannot, the benchmark says so.
+// The timed batch after N: 1 % of N, at least 32 pairs.
+std::size_t append_batch(std::size_t live) { return std::max<std::size_t>(live / 100, 32); }
+
+tick append_book_ahead(std::size_t live) { return static_cast<tick>(live) * 4 * 940 * second; }
+
+constexpr std::size_t append_max_live = 100'000;
+constexpr std::size_t append_pool = 120'000;  // N requests to build, then the timed batches
+
+const std::vector<request_type>& append_pool_requests() {
+  static const std::vector<request_type> requests = append_requests(append_pool);
+  return requests;
+}
+
+// The profile after the first N append pairs, built once per backend and N outside every
+// timer, with the heap bytes it holds.
+template <class Backend>
+struct append_snapshot {
+  Backend profile;
+  std::size_t live = 0;
+  tick extent = 0;  // end of the latest reservation
+  std::int64_t heap_bytes = 0;
+  std::size_t failures = 0;      // requests that found no room (only a full ring horizon)
+  std::size_t next_request = 0;  // the first request the timed batches use
+};
+
+using placement_oracle = leasehold::free_tree<tick, units>;  // the fastest at append
+
+// The starts first fit gives the append requests in order. Exact backends agree on every
+// answer (DESIGN.md; the conformance suite checks it), so they all build their snapshots by
+// reserving these spans: O(log n) a booking instead of an O(n) search, which turns minutes
+// of set-up at N = 100,000 into seconds. The ring rounds to slots and searches for itself.
+const std::vector<tick>& exact_starts() {
+  static const std::vector<tick> starts = [] {
+    placement_oracle profile(append_total);
+    std::vector<tick> result;
+    result.reserve(append_max_live + 1);
+    for (std::size_t i = 0; i <= append_max_live; ++i) {
+      const request_type& r = append_pool_requests()[i];
+      const tick start = *profile.earliest_fit(r);  // an unbounded profile always fits
+      profile.reserve({start, start + r.duration}, r.amount);
+      result.push_back(start);
+    }
+    return result;
+  }();
+  return starts;
+}
+
+template <class Factory>
+const append_snapshot<typename Factory::type>& append_state(std::size_t live) {
+  using backend = typename Factory::type;
+  static std::map<std::size_t, std::unique_ptr<append_snapshot<backend>>> cache;
+  if (auto found = cache.find(live); found != cache.end()) return *found->second;
+
+  const auto& requests = append_pool_requests();
+  if constexpr (Factory::exact) exact_starts();  // computed before the byte count starts
+  const std::int64_t baseline = live_heap_bytes;
+  backend profile = Factory::make(append_total, append_book_ahead(live));
+  std::size_t failures = 0;
+  tick extent = 0;
+  std::size_t booked = 0;
+  std::size_t i = 0;
+  // A ring may reject some requests (its horizon is fixed); it is measured at N only if it
+  // books N of the first N + append_batch(N) requests.
+  for (; booked < live && i < live + append_batch(live); ++i) {
+    const request_type& r = requests[i];
+    std::optional<tick> start;
+    if constexpr (Factory::exact)
+      start = exact_starts()[i];
+    else
+      start = profile.earliest_fit(r);
+    if (start) {
+      profile.reserve({*start, *start + r.duration}, r.amount);
+      extent = std::max(extent, *start + r.duration);
+      ++booked;
+    } else {
+      ++failures;
+    }
+  }
+  const std::int64_t structure_bytes = live_heap_bytes - baseline;
+  // Spot check of the shared placements: this backend's own answer to the next request.
+  if constexpr (Factory::exact)
+    if (profile.earliest_fit(requests[i]) != exact_starts()[i])
+      throw std::logic_error("an exact backend disagrees with the placement oracle");
+  auto snapshot = std::make_unique<append_snapshot<backend>>(
+      append_snapshot<backend>{.profile = std::move(profile),
+                               .live = booked,
+                               .extent = extent,
+                               .heap_bytes = structure_bytes,
+                               .failures = failures,
+                               .next_request = i});
+  return *cache.emplace(live, std::move(snapshot)).first->second;
+}
+
+// ---- append -------------------------------------------------------------------------------
+
+// "At N" means: the structure holds N live reservations (built outside the timer), and the
+// timed work is the next append_batch(N) earliest_fit + reserve pairs, run on a fresh copy
+// each iteration (the copy is made with the timer paused).
+template <class Factory>
+void bm_append(benchmark::State& state) {
+  const auto live = static_cast<std::size_t>(state.range(0));
+  const auto& snapshot = append_state<Factory>(live);
+  if (snapshot.live < live) {
+    state.SkipWithError("the ring's horizon cannot hold N of these reservations");
+    return;
+  }
+  const std::size_t batch = append_batch(live);
+  const auto& requests = append_pool_requests();
+  auto profile = snapshot.profile;
+  std::size_t found = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    profile = snapshot.profile;
+    state.ResumeTiming();
+    for (std::size_t i = 0; i < batch; ++i) {
+      const request_type& r = requests[snapshot.next_request + i];
+      const auto start = profile.earliest_fit(r);
+      benchmark::DoNotOptimize(start);
+      if (start) {
+        profile.reserve({*start, *start + r.duration}, r.amount);
+        ++found;
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(batch));
+  state.counters["bytes_per_live"] =
+      static_cast<double>(snapshot.heap_bytes) / static_cast<double>(snapshot.live);
+  state.counters["blocks"] = static_cast<double>(snapshot.profile.block_count());
+  state.counters["failures"] = static_cast<double>(snapshot.failures);
+  state.counters["found"] = static_cast<double>(found) /
+                            (static_cast<double>(state.iterations()) * static_cast<double>(batch));
+}
+
+// ---- queries --------------------------------------------------------------------------------
+
+constexpr std::size_t query_count = 4096;  // a power of two: the loop cycles with a mask
+
+template <class Factory>
+void bm_free_at(benchmark::State& state) {
+  const auto live = static_cast<std::size_t>(state.range(0));
+  const auto& snapshot = append_state<Factory>(live);
+  if (snapshot.live < live) {
+    state.SkipWithError("the ring's horizon cannot hold N of these reservations");
+    return;
+  }
+  std::mt19937_64 random(7);
+  std::uniform_int_distribution<tick> at(0, snapshot.extent - 1);
+  std::vector<tick> times(query_count);
+  for (tick& t : times) t = at(random);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(snapshot.profile.free_at(times[i]));
+    i = (i + 1) & (query_count - 1);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+
+template <class Factory>
+void bm_min_free(benchmark::State& state) {
+  const auto live = static_cast<std::size_t>(state.range(0));
+  const auto& snapshot = append_state<Factory>(live);
+  if (snapshot.live < live) {
+    state.SkipWithError("the ring's horizon cannot hold N of these reservations");
+    return;
+  }
+  // Spans of 1 s to 4 h starting anywhere in the booked part of the time line.
+  std::mt19937_64 random(8);
+  std::uniform_int_distribution<tick> begin(0, snapshot.extent - 4 * hour - 1);
+  std::uniform_int_distribution<tick> seconds(1, 4 * 3600);
+  std::vector<leasehold::interval<tick>> spans(query_count);
+  for (auto& span : spans) {
+    span.begin = begin(random);
+    span.end = span.begin + seconds(random) * second;
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(snapshot.profile.min_free(spans[i]));
+    i = (i + 1) & (query_count - 1);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+
+// ---- churn ----------------------------------------------------------------------------------
+
+// One arrival of the online workload, drawn once outside the timer and replayed cyclically.
+struct arrival {
+  tick gap;       // since the previous arrival
+  units amount;   // uniform in [1, 128]
+  tick duration;  // uniform in [1, 3600] s
+  tick notice;    // window begin - arrival: uniform in [0, 24 h]
+  tick slack;     // window length - duration: uniform in [0, 3 x duration]
+  tick used;      // how long the job really runs: half end early, uniformly inside the booking
+};
+
+// Little's law sizes the workload: a reservation is live from its booking until it ends,
+// about 12 h of notice + 0.5 h of run = 45,000 s on average, so N live reservations need an
+// arrival every 45,000 / N s; at 128 units only ~100 such reservations would fit, so the
+// capacity grows with N (3 N units: about 85% of it is booked at the steady state).
+constexpr tick mean_lifetime = 45'000 * second;
+units churn_total(std::size_t live) { return static_cast<units>(3 * live); }
+constexpr tick churn_book_ahead = 30 * hour;  // 24 h notice + 4 x 1 h window, with room
+
+constexpr std::size_t arrival_cycle = 1 << 16;
+
+std::vector<arrival> churn_arrivals(std::size_t live) {
+  std::mt19937_64 random(20240602 + live);
+  std::exponential_distribution<double> gap(static_cast<double>(live) /
+                                            static_cast<double>(mean_lifetime));
+  std::uniform_int_distribution<units> amount(1, 128);
+  std::uniform_int_distribution<tick> seconds(1, 3600);
+  std::uniform_int_distribution<tick> notice(0, 24 * hour);
+  std::uniform_real_distribution<double> fraction(0.0, 1.0);
+  std::bernoulli_distribution ends_early(0.5);
+  std::vector<arrival> arrivals(arrival_cycle);
+  for (arrival& a : arrivals) {
+    a.gap = static_cast<tick>(gap(random));
+    a.amount = amount(random);
+    a.duration = seconds(random) * second;
+    a.notice = notice(random);
+    a.slack = static_cast<tick>(fraction(random) * 3.0 * static_cast<double>(a.duration));
+    a.used = ends_early(random)
+                 ? std::max<tick>(
+                       1, static_cast<tick>(fraction(random) * static_cast<double>(a.duration)))
+                 : a.duration;
+  }
+  return arrivals;
+}
+
+// The online simulation: a min-heap of booked jobs keyed by when they stop using their
+// booking. Every backend call it makes is counted as one operation.
+template <class Backend>
+class churn_run {
+ public:
+  churn_run(Backend profile, std::size_t live)
+      : profile_(std::move(profile)), arrivals_(churn_arrivals(live)) {
+    std::vector<job> storage;
+    storage.reserve(8 * live + 1024);  // no growth inside the timer or the byte count
+    running_ = decltype(running_)(std::greater<>{}, std::move(storage));
+  }
+
+  // Handles the next arrival: drops the past, releases what jobs ending early leave unused,
+  // then books the arrival if it fits. Returns the number of backend calls.
+  std::size_t step() {
+    const arrival& a = arrivals_[next_++ & (arrival_cycle - 1)];
+    now_ += a.gap;
+    profile_.advance_to(now_);
+    std::size_t calls = 2;  // advance_to + earliest_fit
+    while (!running_.empty() && running_.top().stops <= now_) {
+      const job done = running_.top();
+      running_.pop();
+      if (done.ends > now_) {  // ended early: give back the rest of the booking
+        profile_.release({now_, done.ends}, done.amount);
+        ++calls;
+      }
+    }
+    const tick begin = now_ + a.notice;
+    const request_type r{.amount = a.amount,
+                         .duration = a.duration,
+                         .window = {begin, begin + a.duration + a.slack}};
+    const auto start = profile_.earliest_fit(r);
+    benchmark::DoNotOptimize(start);
+    if (start) {
+      profile_.reserve({*start, *start + a.duration}, a.amount);
+      running_.push({*start + a.used, *start + a.duration, a.amount});
+      ++calls;
+      ++accepted_;
+    }
+    return calls;
+  }
+
+  [[nodiscard]] std::size_t live() const { return running_.size(); }
+  [[nodiscard]] std::size_t accepted() const { return accepted_; }
+  [[nodiscard]] const Backend& profile() const { return profile_; }
+
+ private:
+  struct job {
+    tick stops;  // when the job stops using its booking
+    tick ends;   // when its booking ends
+    units amount;
+    friend bool operator>(const job& a, const job& b) { return a.stops > b.stops; }
+  };
+
+  Backend profile_;
+  std::vector<arrival> arrivals_;
+  std::priority_queue<job, std::vector<job>, std::greater<>> running_;
+  std::size_t next_ = 0;
+  std::size_t accepted_ = 0;
+  tick now_ = 0;
+};
+
+// The steady state of one backend at one N, reached once (the warm-up is long at N =
+// 100,000) and continued by every repetition: the state stays steady as it runs on.
+template <class Backend>
+struct churn_state {
+  churn_run<Backend> run;
+  std::int64_t heap_bytes;  // held by the profile at the end of the warm-up
+  std::size_t live;         // live reservations then
+};
+
+template <class Factory>
+churn_state<typename Factory::type>& churn_steady_state(std::size_t live) {
+  using backend = typename Factory::type;
+  static std::map<std::size_t, std::unique_ptr<churn_state<backend>>> cache;
+  if (auto found = cache.find(live); found != cache.end()) return *found->second;
+  const std::int64_t before_profile = live_heap_bytes;
+  backend profile = Factory::make(churn_total(live), churn_book_ahead);
+  const std::int64_t initial_bytes = live_heap_bytes - before_profile;
+  churn_run<backend> run(std::move(profile), live);
+  // Warm-up: three mean lifetimes' worth of arrivals; the longest booking ends within 29 h
+  // of its arrival, about 2.3 N arrivals.
+  const std::int64_t before_warm_up = live_heap_bytes;
+  for (std::size_t i = 0; i < 3 * live; ++i) run.step();
+  const std::int64_t bytes = initial_bytes + (live_heap_bytes - before_warm_up);
+  const std::size_t live_now = run.live();
+  auto state =
+      std::make_unique<churn_state<backend>>(churn_state<backend>{std::move(run), bytes, live_now});
+  return *cache.emplace(live, std::move(state)).first->second;
+}
+
+template <class Factory>
+void bm_churn(benchmark::State& state) {
+  auto& steady = churn_steady_state<Factory>(static_cast<std::size_t>(state.range(0)));
+  auto& run = steady.run;
+  const std::size_t live_before = run.live();
+  const std::size_t accepted_before = run.accepted();
+
+  std::size_t calls = 0;
+  for (auto _ : state) calls += run.step();
+
+  state.SetItemsProcessed(static_cast<std::int64_t>(calls));
+  state.counters["arrivals"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["live"] = static_cast<double>(live_before + run.live()) / 2.0;
+  state.counters["accepted"] = static_cast<double>(run.accepted() - accepted_before) /
+                               static_cast<double>(state.iterations());
+  state.counters["bytes_per_live"] =
+      static_cast<double>(steady.heap_bytes) / static_cast<double>(steady.live);
+}
+
+// ---- Registration ---------------------------------------------------------------------------
+
+constexpr std::size_t all_sizes[] = {1'000, 10'000, 100'000};
+
+// The churn's capacity grows with N while its 28 h window does not: about 2 N blocks share
+// 100,800 s, so a half-hour booking crosses about 0.036 N blocks (3,600 at N = 100,000) and
+// the warm-up of 300,000 arrivals would take minutes per backend. The suite stops at 10,000.
+constexpr std::size_t churn_max_live = 10'000;
+
+// Registers every benchmark family for one backend, at each N up to max_live (the O(n)
+// reference would take hours at 100,000).
+template <class Factory>
+void register_backend(const std::string& name, std::size_t max_live) {
+  for (const std::size_t live : all_sizes) {
+    if (live > max_live) continue;
+    const auto n = static_cast<std::int64_t>(live);
+    benchmark::RegisterBenchmark(("append/" + name).c_str(), bm_append<Factory>)
+        ->Arg(n)
+        ->Unit(benchmark::kMicrosecond);
+    if (live <= churn_max_live)
+      benchmark::RegisterBenchmark(("churn/" + name).c_str(), bm_churn<Factory>)
+          ->Arg(n)
+          ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("free_at/" + name).c_str(), bm_free_at<Factory>)->Arg(n);
+    benchmark::RegisterBenchmark(("min_free/" + name).c_str(), bm_min_free<Factory>)->Arg(n);
+  }
+}
+
+const bool registered = [] {
+  register_backend<unbounded<leasehold::reference<tick, units>>>("reference", 10'000);
+  register_backend<unbounded<leasehold::free_list<tick, units>>>("free_list", 100'000);
+  register_backend<unbounded<leasehold::capacity_tree<tick, units>>>("capacity_tree", 100'000);
+  register_backend<unbounded<leasehold::free_tree<tick, units>>>("free_tree", 100'000);
+  register_backend<slotted<9'000>>("slotted_ring_9000", 100'000);
+  register_backend<slotted<90'000>>("slotted_ring_90000", 100'000);
+  register_backend<slotted<900'000>>("slotted_ring_900000", 100'000);
+  return true;
+}();
+
+}  // namespace
+
+BENCHMARK_MAIN();

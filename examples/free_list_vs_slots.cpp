@@ -1,0 +1,499 @@
+// free_list_vs_slots: Schneider & Linnert's cluster experiment (§7, Fig. 5). A 128-processor
+// machine receives a seeded stream of advance reservations in overload; the same stream is
+// handed to the slotted ring with the book-ahead cut into 90, 9,000 and 900,000 slots and to
+// the exact free-block backends. For each scheduler it prints the reservation success rate
+// and the mean runtime per reservation (earliest_fit + reserve), writes them to a CSV, and
+// draws success rate against runtime as an SVG like the paper's Fig. 5.
+//
+// Usage: free_list_vs_slots [--jobs N] [--interarrival S,S,...] [--repetitions R] [--seed X]
+//                           [--trace FILE.swf.gz | --synthetic] [--csv FILE] [--svg FILE]
+//                           [--full]
+// The default is a quick run (2,000 jobs per inter-arrival time, 3 timing repetitions); --full
+// is the experiment of docs/performance.md (20,000 jobs, 5 repetitions).
+//
+// The workload (docs/performance.md discusses each choice):
+//   - sizes and durations: drawn uniformly from the jobs of the SDSC SP2 log (requested
+//     processors, requested time) when ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz and
+//     gzip are there; otherwise from the library's synthetic batch model
+//     (workload::generate_batch, calibrated on SDSC Blue Horizon, capped at 128 nodes).
+//   - arrivals: Poisson with the given mean inter-arrival time, in whole seconds.
+//   - booking interval (§2): t_book-start = t_arr + an advance notice uniform in [0, 24 h]
+//     (advance reservations after Aida & Casanova, as the paper's §7 does);
+//     t_book-end = t_book-start + duration x U[1, 4], cut at the maximum book-ahead.
+//   - maximum book-ahead (§2) 180 h = 7.5 days: 90 slots of 2 h, 9,000 slots of 72 s,
+//     900,000 slots of 0.72 s. Time is in milliseconds so that every slot width is whole.
+//   - the first 10 % of jobs warm the schedule up and are left out of the success rate.
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <numeric>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <leasehold/leasehold.hpp>
+#include <leasehold/sim/workload/batch_model.hpp>
+#include <leasehold/sim/workload/random.hpp>
+#include <leasehold/sim/workload/swf.hpp>
+
+#ifndef LEASEHOLD_SHARED_DIR
+#define LEASEHOLD_SHARED_DIR ""
+#endif
+
+namespace {
+
+using tick = std::int64_t;  // milliseconds
+using units = std::int64_t;
+using request_type = leasehold::request<tick, units>;
+
+constexpr units processors = 128;
+constexpr tick second = 1000;
+constexpr tick hour = 3600 * second;
+constexpr tick book_ahead = 180 * hour;
+
+struct options {
+  std::size_t jobs = 2'000;
+  std::vector<tick> interarrival_s = {500, 750, 1'000, 1'500, 2'000};
+  std::size_t repetitions = 3;
+  std::uint64_t seed = 1998;
+  std::string trace = std::string(LEASEHOLD_SHARED_DIR) + "/traces/SDSC-SP2-1998-4.2-cln.swf.gz";
+  bool synthetic = false;
+  std::string csv = "free_list_vs_slots.csv";
+  std::string svg = "free_list_vs_slots.svg";
+};
+
+// ---- Workload -------------------------------------------------------------------------------
+
+struct job_shape {
+  units size;
+  tick duration;
+};
+
+struct job {
+  tick arrival;
+  request_type request;
+};
+
+// The whole decompressed content of a gzip file, or nullopt when the file or gzip is missing
+// (zlib is not a dependency of the library).
+std::optional<std::string> gunzip(const std::string& file) {
+  if (!std::filesystem::exists(file)) return std::nullopt;
+  FILE* pipe = popen(("gzip -dc '" + file + "'").c_str(), "r");
+  if (pipe == nullptr) return std::nullopt;
+  std::string content;
+  std::array<char, 1 << 16> buffer{};
+  std::size_t got = 0;
+  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    content.append(buffer.data(), got);
+  if (pclose(pipe) != 0) return std::nullopt;
+  return content;
+}
+
+// Jobs the 128-processor machine could run: the requested processors (else the allocated
+// ones) and the requested time (else the run time), both known and positive.
+std::vector<job_shape> shapes_of(const leasehold::swf::log& log) {
+  std::vector<job_shape> shapes;
+  for (const auto& r : log.records) {
+    const std::int64_t size = r.requested_procs > 0 ? r.requested_procs : r.allocated_procs;
+    const std::int64_t seconds = r.requested_time > 0 ? r.requested_time : r.run_time;
+    if (size < 1 || size > processors || seconds < 1) continue;
+    shapes.push_back({size, seconds * second});
+  }
+  return shapes;
+}
+
+std::vector<job_shape> load_shapes(const options& opts, std::string& source) {
+  if (!opts.synthetic) {
+    if (const auto text = gunzip(opts.trace)) {
+      std::istringstream in(*text);
+      auto shapes = shapes_of(leasehold::swf::read(in, leasehold::swf::on_error::skip));
+      if (!shapes.empty()) {
+        source = std::filesystem::path(opts.trace).filename().string();
+        return shapes;
+      }
+    }
+    std::cerr << "note: " << opts.trace
+              << " (or gzip) is not available; using the synthetic batch model\n";
+  }
+  leasehold::workload::batch_model model;
+  model.jobs = 20'000;
+  model.max_nodes = processors;
+  source = "synthetic batch model (workload::generate_batch)";
+  return shapes_of(leasehold::workload::generate_batch(model, opts.seed));
+}
+
+// A job stream for one mean inter-arrival time; every scheduler gets the same one.
+std::vector<job> make_jobs(const std::vector<job_shape>& shapes, tick mean_gap_s, std::size_t count,
+                           std::uint64_t seed) {
+  leasehold::workload::rng random(seed);
+  std::vector<job> jobs;
+  jobs.reserve(count);
+  tick now = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    // Exponential gaps in whole seconds; the uniform draw avoids log(0).
+    const double u = (static_cast<double>(random.below(1u << 30)) + 0.5) / double(1u << 30);
+    now += static_cast<tick>(std::llround(-std::log(u) * static_cast<double>(mean_gap_s))) * second;
+    const job_shape& shape = shapes[random.below(shapes.size())];
+    const tick begin = now + random.uniform_int(0, 24 * 3600) * second;
+    // Window length = duration x U[1, 4], to the second, cut at the maximum book-ahead.
+    const tick stretch = random.uniform_int(1000, 4000);
+    const tick window = std::max(shape.duration, shape.duration / 1000 * stretch);
+    const tick end = std::min(begin + window, now + book_ahead);
+    jobs.push_back(
+        {now, {.amount = shape.size, .duration = shape.duration, .window = {begin, end}}});
+  }
+  return jobs;
+}
+
+// Offered load: requested processor-time over the machine's processor-time in the same span.
+double offered_load(const std::vector<job>& jobs) {
+  double work = 0;
+  for (const job& j : jobs)
+    work += static_cast<double>(j.request.amount) * static_cast<double>(j.request.duration);
+  const double span = static_cast<double>(jobs.back().arrival - jobs.front().arrival);
+  return work / (static_cast<double>(processors) * span);
+}
+
+// ---- Schedulers -----------------------------------------------------------------------------
+
+struct outcome {
+  std::string scheduler;
+  tick interarrival_s = 0;
+  double load = 0;
+  std::size_t counted = 0;   // jobs after the warm-up
+  std::size_t accepted = 0;  // of those
+  double reserve_us = 0;     // mean earliest_fit + reserve per job, fastest of the repetitions
+  double advance_us = 0;     // mean advance_to per job, fastest of the repetitions
+  double reserve_us_median_run = 0;  // median over repetitions of each run's mean
+  [[nodiscard]] double success() const {
+    return static_cast<double>(accepted) / static_cast<double>(counted);
+  }
+};
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// Runs one scheduler over the stream `repetitions` times on a fresh profile each time. The
+// decisions are deterministic, so the success rate is the same every time. Only the backend
+// calls are inside the clock. The machine is shared, so a run's mean can carry a preemption
+// of several milliseconds: the runtime reported is the mean over jobs of each job's fastest
+// time over the repetitions (a preemption rarely hits the same job twice); the median of the
+// runs' plain means goes to the CSV next to it.
+template <class Make>
+outcome run(const std::string& name, Make make, const std::vector<job>& jobs,
+            std::size_t repetitions) {
+  using clock = std::chrono::steady_clock;
+  outcome result{.scheduler = name};
+  const std::size_t warm_up = jobs.size() / 10;
+  std::vector<clock::duration> fastest_reserve(jobs.size(), clock::duration::max());
+  std::vector<clock::duration> fastest_advance(jobs.size(), clock::duration::max());
+  std::vector<double> run_means;
+  const auto per_job_us = [&jobs](clock::duration total) {
+    return std::chrono::duration<double, std::micro>(total).count() /
+           static_cast<double>(jobs.size());
+  };
+  for (std::size_t rep = 0; rep < repetitions; ++rep) {
+    auto profile = make();
+    clock::duration reserving{};
+    std::size_t accepted = 0;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const job& j = jobs[i];
+      const auto t0 = clock::now();
+      profile.advance_to(j.arrival);
+      const auto t1 = clock::now();
+      const std::optional<tick> start = profile.earliest_fit(j.request);
+      if (start) profile.reserve({*start, *start + j.request.duration}, j.request.amount);
+      const auto t2 = clock::now();
+      fastest_advance[i] = std::min(fastest_advance[i], t1 - t0);
+      fastest_reserve[i] = std::min(fastest_reserve[i], t2 - t1);
+      reserving += t2 - t1;
+      if (start && i >= warm_up) ++accepted;
+    }
+    run_means.push_back(per_job_us(reserving));
+    result.accepted = accepted;
+  }
+  result.counted = jobs.size() - warm_up;
+  result.reserve_us = per_job_us(
+      std::accumulate(fastest_reserve.begin(), fastest_reserve.end(), clock::duration{}));
+  result.advance_us = per_job_us(
+      std::accumulate(fastest_advance.begin(), fastest_advance.end(), clock::duration{}));
+  result.reserve_us_median_run = median(run_means);
+  return result;
+}
+
+// The slotted ring of §4 with the maximum book-ahead cut into `slots` slots.
+auto ring(std::size_t slots) {
+  return [slots] {
+    return leasehold::slotted_ring<tick, units>(processors, book_ahead / static_cast<tick>(slots),
+                                                slots);
+  };
+}
+
+template <class Backend>
+auto exact() {
+  return [] { return Backend(processors); };
+}
+
+std::vector<outcome> run_all(const std::vector<job>& jobs, std::size_t repetitions) {
+  std::vector<outcome> results;
+  results.push_back(run("slotted_ring 90", ring(90), jobs, repetitions));
+  results.push_back(run("slotted_ring 9,000", ring(9'000), jobs, repetitions));
+  results.push_back(run("slotted_ring 900,000", ring(900'000), jobs, repetitions));
+  results.push_back(
+      run("free_list", exact<leasehold::free_list<tick, units>>(), jobs, repetitions));
+  results.push_back(
+      run("capacity_tree", exact<leasehold::capacity_tree<tick, units>>(), jobs, repetitions));
+  results.push_back(
+      run("free_tree", exact<leasehold::free_tree<tick, units>>(), jobs, repetitions));
+  return results;
+}
+
+// ---- Output ---------------------------------------------------------------------------------
+
+void print_table(const std::vector<outcome>& results) {
+  std::cout << std::left << std::setw(22) << "scheduler" << std::right << std::setw(8) << "gap s"
+            << std::setw(7) << "load" << std::setw(10) << "success" << std::setw(14) << "reserve us"
+            << std::setw(14) << "advance us" << '\n';
+  for (const outcome& o : results)
+    std::cout << std::left << std::setw(22) << o.scheduler << std::right << std::setw(8)
+              << o.interarrival_s << std::setw(7) << std::fixed << std::setprecision(2) << o.load
+              << std::setw(9) << std::setprecision(2) << 100 * o.success() << '%' << std::setw(14)
+              << std::setprecision(3) << o.reserve_us << std::setw(14) << o.advance_us << '\n';
+}
+
+void write_csv(const std::string& path, const std::vector<outcome>& results) {
+  std::ofstream out(path);
+  out << "scheduler,interarrival_s,offered_load,jobs_counted,accepted,success_rate,"
+         "reserve_us_per_job,advance_us_per_job,reserve_us_median_run\n";
+  out << std::setprecision(6);
+  for (const outcome& o : results)
+    out << '"' << o.scheduler << "\"," << o.interarrival_s << ',' << o.load << ',' << o.counted
+        << ',' << o.accepted << ',' << o.success() << ',' << o.reserve_us << ',' << o.advance_us
+        << ',' << o.reserve_us_median_run << '\n';
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+std::string xml_escape(std::string_view text) {
+  std::string escaped;
+  for (const char c : text) {
+    if (c == '&')
+      escaped += "&amp;";
+    else if (c == '<')
+      escaped += "&lt;";
+    else if (c == '>')
+      escaped += "&gt;";
+    else
+      escaped += c;
+  }
+  return escaped;
+}
+
+// Success rate (y) against the mean runtime per reservation (x, logarithmic), one series per
+// scheduler, its points joined in order of inter-arrival time: Fig. 5 of the paper.
+void write_svg(const std::string& path, const std::vector<outcome>& results,
+               const std::string& subtitle) {
+  constexpr double width = 640, height = 420;
+  constexpr double left = 64, right = 170, top = 44, bottom = 52;
+  constexpr double plot_w = width - left - right, plot_h = height - top - bottom;
+
+  std::vector<std::string> names;
+  for (const outcome& o : results)
+    if (std::find(names.begin(), names.end(), o.scheduler) == names.end())
+      names.push_back(o.scheduler);
+
+  double x_lo = 1e300, x_hi = 0, y_lo = 1, y_hi = 0;
+  for (const outcome& o : results) {
+    x_lo = std::min(x_lo, o.reserve_us);
+    x_hi = std::max(x_hi, o.reserve_us);
+    y_lo = std::min(y_lo, o.success());
+    y_hi = std::max(y_hi, o.success());
+  }
+  const double decade_lo = std::floor(std::log10(std::max(x_lo, 1e-3)));
+  const double decade_hi = std::max(decade_lo + 1, std::ceil(std::log10(std::max(x_hi, 1e-3))));
+  const double pct_lo = std::max(0.0, std::floor(y_lo * 10) * 10);  // 10 % steps
+  const double pct_hi = std::min(100.0, std::max(pct_lo + 10, std::ceil(y_hi * 10) * 10));
+  const auto x_of = [&](double us) {
+    return left + (std::log10(us) - decade_lo) / (decade_hi - decade_lo) * plot_w;
+  };
+  const auto y_of = [&](double rate) {
+    return top + (1 - (100 * rate - pct_lo) / (pct_hi - pct_lo)) * plot_h;
+  };
+
+  static constexpr std::array<const char*, 6> colours = {"#d62728", "#ff7f0e", "#9467bd",
+                                                         "#1f77b4", "#2ca02c", "#17becf"};
+  std::ostringstream svg;
+  svg << std::fixed << std::setprecision(1);
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" viewBox=\"0 0 " << width << ' ' << height
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      << "<text x=\"" << left << "\" y=\"18\" font-size=\"14\" font-weight=\"bold\">"
+      << "Success rate vs runtime per reservation, 128 processors</text>\n"
+      << "<text x=\"" << left << "\" y=\"34\" fill=\"#555\">" << xml_escape(subtitle)
+      << "</text>\n";
+  // Grid and axes.
+  for (double d = decade_lo; d <= decade_hi + 1e-9; d += 1) {
+    const double x = left + (d - decade_lo) / (decade_hi - decade_lo) * plot_w;
+    svg << "<line x1=\"" << x << "\" y1=\"" << top << "\" x2=\"" << x << "\" y2=\"" << top + plot_h
+        << "\" stroke=\"#ddd\"/>\n<text x=\"" << x << "\" y=\"" << top + plot_h + 16
+        << "\" text-anchor=\"middle\">" << std::setprecision(d < 0 ? static_cast<int>(-d) : 0)
+        << std::pow(10.0, d) << std::setprecision(1) << "</text>\n";
+  }
+  const double pct_step = (pct_hi - pct_lo) > 30 ? 10 : 2;
+  for (double p = pct_lo; p <= pct_hi + 1e-9; p += pct_step) {
+    const double y = y_of(p / 100);
+    svg << "<line x1=\"" << left << "\" y1=\"" << y << "\" x2=\"" << left + plot_w << "\" y2=\""
+        << y << "\" stroke=\"#ddd\"/>\n<text x=\"" << left - 6 << "\" y=\"" << y + 4
+        << "\" text-anchor=\"end\">" << std::setprecision(0) << p << std::setprecision(1)
+        << " %</text>\n";
+  }
+  svg << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << plot_w << "\" height=\""
+      << plot_h << "\" fill=\"none\" stroke=\"#333\"/>\n"
+      << "<text x=\"" << left + plot_w / 2 << "\" y=\"" << height - 14
+      << "\" text-anchor=\"middle\">runtime per reservation, earliest_fit + reserve (µs, "
+         "log)</text>\n"
+      << "<text transform=\"translate(16 " << top + plot_h / 2
+      << ") rotate(-90)\" text-anchor=\"middle\">success rate</text>\n";
+  // One series per scheduler, with its legend entry.
+  for (std::size_t s = 0; s < names.size(); ++s) {
+    const char* colour = colours[s % colours.size()];
+    std::ostringstream points;
+    points << std::fixed << std::setprecision(1);
+    for (const outcome& o : results)
+      if (o.scheduler == names[s]) points << x_of(o.reserve_us) << ',' << y_of(o.success()) << ' ';
+    svg << "<polyline points=\"" << points.str() << "\" fill=\"none\" stroke=\"" << colour
+        << "\" stroke-width=\"1.5\"/>\n";
+    for (const outcome& o : results)
+      if (o.scheduler == names[s])
+        svg << "<circle cx=\"" << x_of(o.reserve_us) << "\" cy=\"" << y_of(o.success())
+            << "\" r=\"3.5\" fill=\"" << colour << "\"/>\n";
+    const double ly = top + 12 + 20 * static_cast<double>(s);
+    svg << "<circle cx=\"" << left + plot_w + 16 << "\" cy=\"" << ly - 4 << "\" r=\"4\" fill=\""
+        << colour << "\"/>\n<text x=\"" << left + plot_w + 26 << "\" y=\"" << ly << "\">"
+        << xml_escape(names[s]) << "</text>\n";
+  }
+  svg << "<text x=\"" << left + plot_w + 10 << "\" y=\""
+      << top + 20 + 20 * static_cast<double>(names.size())
+      << "\" fill=\"#555\">one point per mean</text>\n<text x=\"" << left + plot_w + 10 << "\" y=\""
+      << top + 34 + 20 * static_cast<double>(names.size())
+      << "\" fill=\"#555\">inter-arrival time</text>\n"
+      << "</svg>\n";
+  std::ofstream out(path);
+  out << svg.str();
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+// ---- Command line ---------------------------------------------------------------------------
+
+std::uint64_t parse_number(std::string_view flag, std::string_view text) {
+  std::uint64_t value = 0;
+  std::size_t used = 0;
+  try {
+    value = std::stoull(std::string(text), &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || value == 0)
+    throw std::invalid_argument(std::string(flag) + ": '" + std::string(text) +
+                                "' is not a positive whole number");
+  return value;
+}
+
+options parse(int argc, char** argv) {
+  options opts;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view flag = argv[i];
+    const auto value = [&]() -> std::string_view {
+      if (i + 1 >= argc) throw std::invalid_argument(std::string(flag) + " needs a value");
+      return argv[++i];
+    };
+    if (flag == "--jobs") {
+      opts.jobs = parse_number(flag, value());
+      if (opts.jobs < 10) throw std::invalid_argument("--jobs: at least 10 jobs");
+    } else if (flag == "--interarrival") {
+      opts.interarrival_s.clear();
+      std::string list(value());
+      std::istringstream items(list);
+      for (std::string item; std::getline(items, item, ',');)
+        opts.interarrival_s.push_back(static_cast<tick>(parse_number(flag, item)));
+    } else if (flag == "--repetitions") {
+      opts.repetitions = parse_number(flag, value());
+    } else if (flag == "--seed") {
+      opts.seed = parse_number(flag, value());
+    } else if (flag == "--trace") {
+      opts.trace = value();
+    } else if (flag == "--synthetic") {
+      opts.synthetic = true;
+    } else if (flag == "--csv") {
+      opts.csv = value();
+    } else if (flag == "--svg") {
+      opts.svg = value();
+    } else if (flag == "--full") {
+      opts.jobs = 20'000;
+      opts.repetitions = 5;
+    } else {
+      throw std::invalid_argument("unknown option " + std::string(flag) +
+                                  " (see the comment at the top of free_list_vs_slots.cpp)");
+    }
+  }
+  return opts;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const options opts = parse(argc, argv);
+    std::string source;
+    const std::vector<job_shape> shapes = load_shapes(opts, source);
+    std::cout << "Schneider & Linnert, Fig. 5: " << processors << " processors, " << opts.jobs
+              << " advance reservations per inter-arrival time, sizes and durations from " << source
+              << ", book-ahead 180 h, each job timed at its fastest of " << opts.repetitions
+              << " run(s)\n\n";
+    std::vector<outcome> results;
+    for (const tick gap : opts.interarrival_s) {
+      const std::vector<job> jobs =
+          make_jobs(shapes, gap, opts.jobs, opts.seed + static_cast<std::uint64_t>(gap));
+      const double load = offered_load(jobs);
+      for (outcome& o : run_all(jobs, opts.repetitions)) {
+        o.interarrival_s = gap;
+        o.load = load;
+        results.push_back(o);
+      }
+    }
+    // Group by scheduler (in the order they ran) so the table and the plot read one series
+    // at a time.
+    std::vector<std::string> order;
+    for (const outcome& o : results)
+      if (std::find(order.begin(), order.end(), o.scheduler) == order.end())
+        order.push_back(o.scheduler);
+    const auto rank = [&order](const outcome& o) {
+      return std::find(order.begin(), order.end(), o.scheduler) - order.begin();
+    };
+    std::stable_sort(results.begin(), results.end(),
+                     [&rank](const outcome& a, const outcome& b) { return rank(a) < rank(b); });
+    print_table(results);
+    write_csv(opts.csv, results);
+    write_svg(opts.svg, results, std::to_string(opts.jobs) + " jobs per point from " + source);
+    std::cout << "\nwrote " << opts.csv << " and " << opts.svg << '\n';
+    if (std::any_of(results.begin(), results.end(), [](const outcome& o) { return o.load <= 1; }))
+      std::cout << "note: some inter-arrival times do not overload the machine (load <= 1)\n";
+  } catch (const std::exception& e) {
+    std::cerr << "free_list_vs_slots: " << e.what() << '\n';
+    return 1;
+  }
+}
