@@ -744,12 +744,16 @@ class lease_scheduler {
         if (config_.backfill.kind == backfilling::mode::off) break;
         continue;  // quick rejection: not even one VM fits anywhere now
       }
+      const time_type lead = preparation_lead(l);
       std::optional<segment_type> seg = plan(l, may_reserve);
       if (!seg) {
         if (config_.backfill.kind == backfilling::mode::off) break;
         continue;
       }
-      const bool future = seg->booked.begin > now_;
+      // A lease that waits only for its own image transfer starts "now" as far as
+      // backfilling goes (Haizea §3.2: the earliest start of each node counts the time the
+      // image needs to get there); only a later start holds a future reservation.
+      const bool future = seg->booked.begin > now_ + lead;
       book(l, std::move(*seg));
       if (future) {
         ++reservations;
@@ -796,7 +800,9 @@ class lease_scheduler {
                                                      suspend_time(t)));
     }
     const interval<time_type> window{
-        now_, may_reserve ? forever<time_type> : static_cast<time_type>(now_ + needed)};
+        now_, may_reserve
+                  ? forever<time_type>
+                  : static_cast<time_type>(now_ + (resumes ? 0 : preparation_lead(l)) + needed)};
     const typename table_type::request_type request{n, v, needed, window};
     auto allowed = [only](std::size_t node) {
       return only == nullptr || std::ranges::find(*only, node) != only->end();
@@ -852,6 +858,16 @@ class lease_scheduler {
       return Preparation::always_ready;
     else
       return false;
+  }
+  // How long a fresh start of the lease must wait for its preparation at most, if it began
+  // now (a transfer in the link's earliest slot); 0 without a preparation that says.
+  [[nodiscard]] time_type preparation_lead(const record_type& l) const {
+    if constexpr (requires { prep_.lead_time(l.terms, now_); }) {
+      if (!l.suspended_on.empty()) return 0;
+      return prep_.lead_time(l.terms, now_);
+    } else {
+      return 0;
+    }
   }
   [[nodiscard]] time_type ready_at(const terms_type& t, std::size_t node) const {
     return std::max(now_, prep_.ready_at(t, node, now_));

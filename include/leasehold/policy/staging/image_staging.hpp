@@ -171,6 +171,15 @@ class image_staging {
     return new_transfer_ready(t, now);
   }
 
+  // How long a best-effort lease starting as soon as possible waits for its image at most:
+  // until the end of the link's earliest slot for the transfer it would need (0 without an
+  // image). The scheduler treats such a lease as starting now, not as a future reservation.
+  [[nodiscard]] time_type lead_time(const terms_type& t, time_type now) const {
+    if (!t.image) return 0;
+    const time_type ready = new_transfer_ready(t, now);
+    return ready == forever<time_type> ? time_type{0} : static_cast<time_type>(ready - now);
+  }
+
   // Advance reservations: 0 when the image will be on `node` by `start` without a new
   // transfer (cached, or arriving through a transfer that cannot be withdrawn), 1 when it
   // needs one, nullopt when the node's cache cannot make room for it.
@@ -322,9 +331,11 @@ class image_staging {
         ++h.hits;
       } else if (const auto in = incoming_.find({node, key}); in != incoming_.end()) {
         transfer_type& tr = transfers_.at(in->second);
-        // Adopting a transfer nobody else uses (one already under way when its lease was
-        // unscheduled) is still a miss; riding along with another lease's is a piggyback.
-        ++(tr.users.empty() ? h.misses : h.piggybacks);
+        // Adopting its own transfer (under way when the lease was unscheduled, or one multicast
+        // to several of its nodes) is a miss; riding along with another lease's a piggyback.
+        const bool others =
+            std::ranges::any_of(tr.users, [&t](const auto& kv) { return kv.first.first != t.id; });
+        ++(others ? h.piggybacks : h.misses);
         tr.users[{t.id, node}] = {booked.begin, is_protected};
       } else {
         ++h.piggybacks;
