@@ -44,6 +44,7 @@
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
 #include "leasehold/policy/staging/config.hpp"
+#include "leasehold/policy/staging/detail/edf_placement.hpp"
 #include "leasehold/policy/staging/image_cache.hpp"
 #include "leasehold/policy/staging/repository_link.hpp"
 
@@ -424,14 +425,7 @@ class image_staging {
     std::size_t misses = 0;
     std::size_t piggybacks = 0;
   };
-  // A transfer to place: an existing pending one (transfer != 0) or a new one.
-  struct job {
-    std::uint64_t transfer = 0;
-    time_type duration{};
-    time_type deadline{};
-    std::uint64_t order = 0;  // arrival order, for ties between equal deadlines
-    interval<time_type> placed{};
-  };
+  using job = detail::edf_job<time_type>;
 
   void check_node(const char* operation, std::size_t node) const {
     if (node >= caches_.size())
@@ -482,26 +476,8 @@ class image_staging {
   }
   [[nodiscard]] static std::uint64_t order_of(std::uint64_t transfer_id) { return transfer_id; }
 
-  // EDF placement of deadline-driven transfers on `link` (§3.2): the pending ones are taken
-  // off and every job is placed again, by decreasing deadline as late as possible (each then
-  // ends by its deadline and right before the next one) or by increasing deadline as early
-  // as possible (Hybrid). False, with `link` in an unspecified state, if one does not fit.
   [[nodiscard]] bool place(link_type& link, std::vector<job>& jobs, time_type now) const {
-    for (const job& j : jobs)
-      if (j.transfer != 0) link.release(j.placed);
-    const bool late = config_.deadline_transfers == deadline_placement::as_late_as_possible;
-    std::ranges::sort(jobs, [late](const job& a, const job& b) {
-      if (a.deadline != b.deadline) return late ? a.deadline > b.deadline : a.deadline < b.deadline;
-      return late ? a.order > b.order : a.order < b.order;
-    });
-    for (job& j : jobs) {
-      const auto slot = late ? link.latest(j.duration, now, j.deadline)
-                             : link.earliest(j.duration, now, j.deadline);
-      if (!slot) return false;
-      link.book(*slot);
-      j.placed = *slot;
-    }
-    return true;
+    return detail::place_edf(link, jobs, now, config_.deadline_transfers);
   }
 
   void move_transfer(std::uint64_t id, interval<time_type> span) {
