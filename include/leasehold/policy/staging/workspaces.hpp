@@ -8,7 +8,8 @@
 //  - Advance-reservation workspaces (a start time) are admitted at submission on n distinct
 //    nodes with a free VM slot over [start, start + duration), preferring nodes that hold or
 //    are receiving the image. Their image transfers follow a staging strategy (§4.2.1):
-//      jit:        each transfer starts its estimated duration (s_I / B) before the start;
+//      jit:        transfers start their estimated duration before the start (§3.2: the
+//                  estimate uses the image size and the number of nodes, n x s_I / B);
 //      aggressive: each transfer starts when the workspace is accepted;
 //      hybrid:     transfers are booked on the link as reservations, ordered by deadline and
 //                  placed as early as possible (using idle network time); a workspace whose
@@ -279,6 +280,10 @@ class workspace_simulation {
     r.end = static_cast<double>(span.end);
     ++report_.summary.accepted;
     pending_[i] = p->nodes.size();
+    // §3.2: the estimate of the preparation overhead uses the image size and the number of
+    // nodes: JIT starts the workspace's transfers that long before its start.
+    jit_lead_ = static_cast<double>(need.size()) * static_cast<double>(images_.at(w.image)) /
+                c_.bandwidth_mb_s;
     std::size_t k = 0;
     for (std::size_t node : p->nodes) {
       const bool needs = std::ranges::find(need, node) != need.end();
@@ -381,8 +386,7 @@ class workspace_simulation {
     }
     double release = now_;
     if (c_.strategy == staging_strategy::jit && w.start)
-      release = std::max(
-          now_, static_cast<double>(*w.start) - static_cast<double>(size) / c_.bandwidth_mb_s);
+      release = std::max(now_, static_cast<double>(*w.start) - jit_lead_);
     transfers_.push_back(std::move(tr));
     if (release <= now_)
       shared_.start(id, static_cast<double>(size));
@@ -513,6 +517,7 @@ class workspace_simulation {
   std::uint64_t next_order_ = 1ull << 62;
   double now_ = 0.0;
   double deploy_time_ = 0.0;
+  double jit_lead_ = 0.0;
   workspace_report<T> report_;
 };
 
