@@ -114,7 +114,7 @@ TEST_CASE("image_staging: an advance reservation's multicast ends exactly at its
   CHECK(stats.mb_delivered == 2000);
 }
 
-TEST_CASE("image_staging: unicast sends one transfer per node, back to back") {
+TEST_CASE("image_staging: unicast sends one transfer per node back to back") {
   staging_config sc;
   sc.mechanism = transfer_mechanism::unicast;
   auto s = make_scheduler(sc);

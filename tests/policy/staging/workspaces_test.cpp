@@ -61,7 +61,7 @@ TEST_CASE("workspaces: a burst where JIT misses its deadlines and Hybrid does no
   CHECK(hybrid.summary.mb_transferred == doctest::Approx(200.0));
 }
 
-TEST_CASE("workspaces: Aggressive lets a loose deadline slow a tight one; Hybrid orders them") {
+TEST_CASE("workspaces: Aggressive lets a loose deadline slow a tight one and Hybrid orders them") {
   // W1 starts at 1000 (loose), W2 at 12 (tight); both submitted at 0.
   const std::vector<workspace<T>> ws{at(1, 0, 1000), at(2, 0, 12)};
   // Aggressive: both transfers from 0, sharing: both end at 20. W2 gets [20, 62): 42 / 50.
@@ -90,7 +90,7 @@ TEST_CASE("workspaces: Hybrid rejects what cannot be staged in time") {
   CHECK(r.workspaces[0].ready == doctest::Approx(10.0));
 }
 
-TEST_CASE("workspaces: a template cache with hits, misses and a redundant transfer avoided") {
+TEST_CASE("workspaces: a template cache with hits and misses and a redundant transfer avoided") {
   // One 100 MB cache per node, local copy at 10 MB/s (10 s). ASAP workspaces of 1 node.
   // W1 at 0: miss, transfer [0, 10) + copy: ready at 20 (deploy time 20); node 0.
   // W2 at 1: node 0 (holds A, arriving) has a free slot: waits for that transfer, ready 20;
