@@ -240,19 +240,22 @@ TEST_CASE("image_staging: a lease piggybacks on a transfer booked for another") 
 
 TEST_CASE("image_staging: advance reservations prefer nodes holding the image") {
   auto s = make_scheduler();
-  // BE 1 (image B) caches B on node 0, BE 2 (image A) caches A on node 1: transfers [0, 100)
-  // and [100, 200); BE 1 runs [100, 150) on node 0, BE 2 [200, 250) on node 0? No: node 0
-  // is ready for A only at 200 like the others; lowest id among those free at 200: node 0.
-  (void)s.submit(best_effort(1, 0, 1, 50, "B"), 0);
+  // BE 1 (image B, 500 s): transfer [0, 100), runs [100, 600) on node 0.
+  // BE 2 (image A, 50 s): the next transfer slot is [100, 200); node 0 is busy until 600, so
+  //   it runs [200, 250) on node 1, which then caches A.
+  (void)s.submit(best_effort(1, 0, 1, 500, "B"), 0);
   (void)s.submit(best_effort(2, 0, 1, 50, "A"), 0);
   run_to_end(s);
-  CHECK(s.lease(2).history.at(0).nodes == nodes{0});
-  // Node 0 now caches A and B. AR 3 for image A on 1 node at 2000: all nodes are free, node
-  // 0 holds A: chosen, no transfer.
-  CHECK(s.submit(reservation(3, 300, 2000, 1, 100, "A"), 300).outcome == admission::accepted);
+  CHECK(s.lease(1).history.at(0).span == interval<T>{100, 600});
+  CHECK(s.lease(2).history.at(0).span == interval<T>{200, 250});
+  CHECK(s.lease(2).history.at(0).nodes == nodes{1});
+  // AR 3 for image A on 1 node at 2000: every node is free then; node 1 holds A (rank 0),
+  // so it is chosen over node 0 (lower id) and no transfer is booked.
+  CHECK(s.submit(reservation(3, 700, 2000, 1, 100, "A"), 700).outcome == admission::accepted);
   CHECK(booked(s).empty());
   run_to_end(s);
-  CHECK(s.lease(3).history.at(0).nodes == nodes{0});
+  CHECK(s.lease(3).history.at(0).nodes == nodes{1});
+  CHECK(s.preparation_step().stats().cache_hits == 1);
 }
 
 TEST_CASE(
