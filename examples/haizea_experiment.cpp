@@ -1,6 +1,9 @@
 // Reproduces Table 1 of Sotomayor, Keahey & Foster, "Combining Batch Execution and Leasing
-// Using Virtual Machines" (HPDC'08), for the configurations that need no image staging:
-// NOVM-NOSR, NOVM-SR and VM-PREDEPLOY on [10%/3H/medium], [20%/3H/medium], [30%/3H/medium].
+// Using Virtual Machines" (HPDC'08): NOVM-NOSR, NOVM-SR, VM-PREDEPLOY, and with image staging
+// (policy::staging) VM-MULT, VM-REUSE-UNIFORM and VM-REUSE-SKEWED, on [10%/3H/medium],
+// [20%/3H/medium], [30%/3H/medium]. The staging rows assign every request one of 37 images of
+// 4 GB (§4.2: uniform, or skewed 7 x 10 % + 30 x 1 %) with the workload generator's
+// assign_images, seeded by --seed; each node caches 20 GB (D_p), LRU, multicast transfers.
 //
 // Inputs: ../shared/haizea-workloads/ (the paper's 30-day Blue Horizon extract and its 72
 // AR injection files) when present; otherwise a generated batch workload and generated AR
@@ -9,13 +12,18 @@
 // VMs 5 % slowdown and 20 s boot + shutdown; aggressive backfilling.
 //
 // Usage: haizea_experiment [--all] [--generated] [--jobs N] [--csv FILE] [--seed N]
+//                          [--days D] [--configs NAME,NAME...]
 //   --all        run all 72 workloads (with a progress bar on a terminal), not just three
 //   --generated  ignore ../shared and generate the workloads
 //   --jobs N     simulations in parallel (default 2)
 //   --csv FILE   where to write one line per run (default haizea_experiment.csv)
+//   --days D     only the first D days of the trace (best-effort submissions and AR starts):
+//                a quick smoke run; the baseline is then that shorter run's
+//   --configs    only these configurations (comma-separated names)
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -26,22 +34,26 @@
 #include <iomanip>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <leasehold/policy/lease/lease_scheduler.hpp>
+#include <leasehold/policy/staging/image_staging.hpp>
 #include <leasehold/sim/lease_simulation.hpp>
 #include <leasehold/sim/metrics.hpp>
 #include <leasehold/sim/workload/ar_generator.hpp>
 #include <leasehold/sim/workload/batch_model.hpp>
 #include <leasehold/sim/workload/haizea_injection.hpp>
+#include <leasehold/sim/workload/images.hpp>
 #include <leasehold/sim/workload/swf.hpp>
 #include <leasehold/sim/workload/swf_leases.hpp>
 
 namespace lh = leasehold;
 namespace lease = leasehold::policy::lease;
+namespace staging = leasehold::policy::staging;
 using T = std::int64_t;
 
 namespace {
@@ -54,12 +66,22 @@ struct configuration {
   std::string name;
   lease::scheduler_config<T> config;
   bool vm_image;  // a single 4 GB image, predeployed (§4.4 VM-PREDEPLOY)
+  // Image staging (VM-MULT, VM-REUSE-*): the staging knobs and the image list.
+  std::optional<staging::staging_config> staged = std::nullopt;
+  lh::workload::image_popularity images = lh::workload::image_popularity::single;
 };
 
 std::vector<configuration> configurations() {
-  return {{"NOVM-NOSR", lease::scheduler_config<T>::novm_nosr(), false},
-          {"NOVM-SR", lease::scheduler_config<T>::novm_sr(), false},
-          {"VM-PREDEPLOY", lease::scheduler_config<T>::vm_predeploy(), true}};
+  using lh::workload::image_popularity;
+  const auto vm = lease::scheduler_config<T>::vm_predeploy();
+  return {
+      {"NOVM-NOSR", lease::scheduler_config<T>::novm_nosr(), false},
+      {"NOVM-SR", lease::scheduler_config<T>::novm_sr(), false},
+      {"VM-PREDEPLOY", vm, true},
+      {"VM-MULT", vm, true, staging::staging_config::vm_mult(), image_popularity::uniform},
+      {"VM-REUSE-UNIFORM", vm, true, staging::staging_config::vm_reuse(),
+       image_popularity::uniform},
+      {"VM-REUSE-SKEWED", vm, true, staging::staging_config::vm_reuse(), image_popularity::skewed}};
 }
 
 struct workload_id {
@@ -84,6 +106,7 @@ struct outcome {
   std::string config;
   int rho = 0;
   lh::sim::lease_metrics metrics;
+  staging::staging_stats images;
   double seconds = 0.0;
 };
 
@@ -97,22 +120,43 @@ lease::scheduler_config<T> paper_cluster(lease::scheduler_config<T> c) {
   return c;
 }
 
-lh::sim::lease_metrics simulate(const std::vector<lease::lease_terms<T>>& best_effort,
-                                const std::vector<lease::lease_terms<T>>& ars,
-                                const configuration& c) {
+using node_table = lh::cluster::slot_table<lh::free_list<T, lease::node_resources>>;
+
+node_table paper_table_of_nodes() {
+  return node_table(cluster_nodes, lease::node_resources{1, 1024, 20 * 1024, 10});
+}
+
+void simulate(const std::vector<lease::lease_terms<T>>& best_effort,
+              const std::vector<lease::lease_terms<T>>& ars, const configuration& c,
+              std::uint64_t seed, outcome& result) {
   std::vector<lease::lease_terms<T>> all = best_effort;
   all.insert(all.end(), ars.begin(), ars.end());
   if (c.vm_image)
     for (auto& l : all) l.image = lease::disk_image{"predeployed.img", 4096};
-  lease::lease_scheduler<> scheduler(
-      lh::cluster::slot_table<lh::free_list<T, lease::node_resources>>(
-          cluster_nodes, lease::node_resources{1, 1024, 20 * 1024, 10}),
-      paper_cluster(c.config));
+  if (!c.staged) {
+    lease::lease_scheduler<> scheduler(paper_table_of_nodes(), paper_cluster(c.config));
+    lh::sim::simulate_leases(scheduler, all);
+    result.metrics = lh::sim::measure(scheduler.leases(), cluster_nodes);
+    return;
+  }
+  // §4.2: one of 37 images of 4 GB per request (the same list for every staging
+  // configuration with the same popularity); §4.3: 20 GB of each node's disk caches images,
+  // 10 MB/s.
+  const lh::workload::image_assignment assignment{.popularity = c.images, .size_mb = 4096};
+  lh::workload::assign_images(all, assignment, seed);
+  staging::staging_config sc = *c.staged;
+  sc.bandwidth_mb_s = c.config.network_mb_s;
+  staging::image_staging<> images(cluster_nodes, sc);
+  for (std::size_t i = 0; i < lh::workload::image_weights(assignment).size(); ++i)
+    images.add_image({assignment.prefix + std::to_string(i), assignment.size_mb});
+  lease::lease_scheduler<lh::free_list<T, lease::node_resources>, staging::image_staging<>>
+      scheduler(paper_table_of_nodes(), paper_cluster(c.config), std::move(images));
   lh::sim::simulate_leases(scheduler, all);
-  return lh::sim::measure(scheduler.leases(), cluster_nodes);
+  result.metrics = lh::sim::measure(scheduler.leases(), cluster_nodes);
+  result.images = scheduler.preparation_step().stats();
 }
 
-// Table 1 of the paper, for the three configurations run here.
+// Table 1 of the paper.
 struct paper_row {
   const char* name;
   double relative[3];
@@ -123,6 +167,9 @@ constexpr paper_row paper_table[] = {
     {"NOVM-NOSR", {3.91, 8.66, 23.93}, {16.91, 23.91, 68.95}, {60.48, 71.80, 296.74}},
     {"NOVM-SR", {-0.76, 0.10, 4.14}, {6.18, 8.14, 14.84}, {31.05, 49.56, 134.91}},
     {"VM-PREDEPLOY", {-0.27, 1.58, 7.19}, {8.05, 12.17, 22.89}, {39.60, 62.45, 133.59}},
+    {"VM-MULT", {0.60, 3.95, 12.21}, {15.69, 34.56, 78.83}, {91.94, 203.39, 441.10}},
+    {"VM-REUSE-UNIFORM", {0.03, 3.15, 10.74}, {12.31, 25.68, 62.52}, {62.24, 140.42, 338.60}},
+    {"VM-REUSE-SKEWED", {-0.36, 2.48, 10.43}, {10.69, 22.85, 58.44}, {50.46, 115.99, 309.67}},
 };
 
 void progress(std::size_t done, std::size_t total) {
@@ -142,6 +189,8 @@ int main(int argc, char** argv) {
   unsigned jobs = 2;
   std::uint64_t seed = 2008;
   std::string csv_path = "haizea_experiment.csv";
+  T days = 0;  // 0: the whole trace
+  std::string only_configs;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&]() -> std::string {
@@ -161,9 +210,13 @@ int main(int argc, char** argv) {
       csv_path = value();
     } else if (arg == "--seed") {
       seed = std::strtoull(value().c_str(), nullptr, 10);
+    } else if (arg == "--days") {
+      days = std::max<T>(1, std::atoll(value().c_str()));
+    } else if (arg == "--configs") {
+      only_configs = "," + value() + ",";
     } else {
       std::cerr << "usage: haizea_experiment [--all] [--generated] [--jobs N] [--csv FILE] "
-                   "[--seed N]\n";
+                   "[--seed N] [--days D] [--configs NAME,...]\n";
       return arg == "--help" ? 0 : 2;
     }
   }
@@ -180,7 +233,9 @@ int main(int argc, char** argv) {
   } else {
     log = lh::workload::generate_batch(lh::workload::batch_model{}, seed);
   }
-  const auto best_effort = lh::workload::to_best_effort<T>(log.records);
+  auto best_effort = lh::workload::to_best_effort<T>(log.records);
+  const T cut = days > 0 ? days * 86400 : lh::forever<T>;
+  std::erase_if(best_effort, [cut](const auto& l) { return l.submit >= cut; });
   T last_submit = 0;
   for (const auto& l : best_effort) last_submit = std::max(last_submit, l.submit);
   std::cout << "Best-effort leases: " << best_effort.size() << " ("
@@ -225,6 +280,7 @@ int main(int argc, char** argv) {
       const std::lock_guard lock(notes_mutex);
       if (notes.str().find(line.str()) == std::string::npos) notes << line.str();
     }
+    std::erase_if(lines, [cut](const lh::haizea::injection& l) { return l.start >= cut; });
     return lh::haizea::to_lease_terms<T>(lines, ar_first_id);
   };
 
@@ -237,7 +293,10 @@ int main(int argc, char** argv) {
   };
   std::vector<task> tasks{{workloads.size(), 0}};
   for (std::size_t w = 0; w < workloads.size(); ++w)
-    for (std::size_t c = 0; c < configs.size(); ++c) tasks.push_back({w, c});
+    for (std::size_t c = 0; c < configs.size(); ++c)
+      if (only_configs.empty() ||
+          only_configs.find("," + configs[c].name + ",") != std::string::npos)
+        tasks.push_back({w, c});
   std::vector<outcome> results(tasks.size());
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> finished{0};
@@ -252,11 +311,11 @@ int main(int argc, char** argv) {
       r.config = configs[t.config].name;
       if (t.workload == workloads.size()) {
         r.workload = "no ARs";
-        r.metrics = simulate(best_effort, {}, configs[t.config]);
+        simulate(best_effort, {}, configs[t.config], seed, r);
       } else {
         r.workload = workloads[t.workload].name();
         r.rho = workloads[t.workload].rho;
-        r.metrics = simulate(best_effort, load_ars(workloads[t.workload]), configs[t.config]);
+        simulate(best_effort, load_ars(workloads[t.workload]), configs[t.config], seed, r);
       }
       r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const std::lock_guard lock(output);
@@ -287,7 +346,7 @@ int main(int argc, char** argv) {
               << title << "\n  ours (paper)      " << std::setw(22) << "10%" << std::setw(22)
               << "20%" << std::setw(22) << "30%\n";
     for (const auto& row : paper_table) {
-      std::cout << "  " << std::left << std::setw(16) << row.name << std::right;
+      std::cout << "  " << std::left << std::setw(18) << row.name << std::right;
       int k = 0;
       for (int rho : {10, 20, 30}) {
         std::ostringstream cell;
@@ -314,17 +373,35 @@ int main(int argc, char** argv) {
       "Average bounded slowdown", [](const outcome& r) { return r.metrics.mean_bounded_slowdown; },
       [](const paper_row& p, int k) { return p.slowdown[k]; });
 
+  std::cout << "\nImage staging (ours): cache hits / misses / piggybacks, transfers, GB sent\n";
+  for (const auto& name : {"VM-MULT", "VM-REUSE-UNIFORM", "VM-REUSE-SKEWED"}) {
+    std::cout << "  " << std::left << std::setw(18) << name << std::right;
+    for (int rho : {10, 20, 30}) {
+      std::ostringstream cell;
+      if (const outcome* r = find(name, rho))
+        cell << r->images.cache_hits << '/' << r->images.cache_misses << '/' << r->images.piggybacks
+             << ", " << r->images.transfers << ", " << r->images.mb_transferred / 1024;
+      else
+        cell << "-";
+      std::cout << std::setw(28) << cell.str();
+    }
+    std::cout << '\n';
+  }
+
   std::ofstream csv(csv_path);
   csv << "workload,configuration,all_best_effort_s,relative_to_baseline,mean_wait_s,"
          "mean_bounded_slowdown,best_effort_completed,best_effort_withdrawn,ar_accepted,"
-         "ar_rejected,suspensions,migrations,cancellations,utilisation,run_seconds\n";
+         "ar_rejected,suspensions,migrations,cancellations,utilisation,cache_hits,cache_misses,"
+         "piggybacks,transfers,mb_transferred,run_seconds\n";
   for (const auto& r : results) {
     const auto& m = r.metrics;
     csv << '"' << r.workload << "\"," << r.config << ',' << m.all_best_effort << ','
         << m.relative_to(baseline) << ',' << m.mean_wait << ',' << m.mean_bounded_slowdown << ','
         << m.best_effort_completed << ',' << m.best_effort_withdrawn << ',' << m.ar_accepted << ','
         << m.ar_rejected << ',' << m.suspensions << ',' << m.migrations << ',' << m.cancellations
-        << ',' << m.utilisation << ',' << r.seconds << '\n';
+        << ',' << m.utilisation << ',' << r.images.cache_hits << ',' << r.images.cache_misses << ','
+        << r.images.piggybacks << ',' << r.images.transfers << ',' << r.images.mb_transferred << ','
+        << r.seconds << '\n';
   }
   double total = 0.0;
   for (const auto& r : results) total += r.seconds;

@@ -92,12 +92,21 @@ class lease_scheduler {
         config_(check_config(config)),
         prep_(std::move(prep)),
         now_(table_.origin()),
-        on_node_(table_.node_count()) {}
+        on_node_(table_.node_count()) {
+    if constexpr (requires { prep_.node_count(); }) {
+      if (prep_.node_count() != table_.node_count())
+        throw invalid_request(leasehold::detail::describe(
+            "lease_scheduler: the preparation step knows ", prep_.node_count(),
+            " nodes but the slot table has ", table_.node_count()));
+    }
+  }
 
   void set_observer(lease_observer<time_type>* observer) noexcept { observer_ = observer; }
 
   [[nodiscard]] const table_type& table() const noexcept { return table_; }
   [[nodiscard]] const config_type& config() const noexcept { return config_; }
+  // The preparation step (image staging: its caches, transfers and counts).
+  [[nodiscard]] const Preparation& preparation_step() const noexcept { return prep_; }
   [[nodiscard]] time_type now() const noexcept { return now_; }
   [[nodiscard]] const std::map<std::uint64_t, record_type>& leases() const noexcept {
     return leases_;
@@ -349,6 +358,13 @@ class lease_scheduler {
       fail("per-node resources ", booked_vector(t), " exceed a node's ", table_.per_node_total());
     if (t.submit > now) fail("submitted at ", t.submit, ", after the current time ", now);
     if (t.image && t.image->size_mb < 0) fail("image size ", t.image->size_mb, " is negative");
+    if constexpr (requires { prep_.check_terms(t); }) {
+      try {
+        prep_.check_terms(t);
+      } catch (const error& e) {
+        fail(e.what());
+      }
+    }
     const time_type span = static_cast<time_type>(t.duration + overhead());
     if (t.kind == lease_kind::advance_reservation) {
       if (!t.start && !t.start_window)
@@ -436,7 +452,15 @@ class lease_scheduler {
 
   void book(record_type& l, segment_type seg) {
     table_.reserve({seg.booked, seg.per_node, seg.nodes});
-    prep_.prepare(l.terms, std::span<const std::size_t>(seg.nodes), seg.booked.begin, now_);
+    if (!seg.resumes) {
+      // A resumed segment finds its image instance on its nodes (or brings it along when
+      // migrating, §3.1): only a fresh start is prepared.
+      const std::span<const std::size_t> nodes(seg.nodes);
+      if constexpr (requires { prep_.prepare(l.terms, nodes, seg.booked, now_); })
+        prep_.prepare(l.terms, nodes, seg.booked, now_);
+      else
+        prep_.prepare(l.terms, nodes, seg.booked.begin, now_);
+    }
     for (std::size_t node : seg.nodes) on_node_[node].push_back(l.terms.id);
     queue_.erase({l.terms.submit, l.terms.id});
     ++l.generation;
@@ -505,6 +529,9 @@ class lease_scheduler {
       start = p ? p->start() : first;
     }
     const interval<time_type> span{*start, static_cast<time_type>(*start + length)};
+    if constexpr (reservation_preparation<Preparation, time_type>) {
+      if (t.image) return admit_with_images(l, span);
+    }
     std::vector<std::size_t> chosen = table_.nodes_free(span, v);
     if (chosen.size() >= n) {
       chosen.resize(n);
@@ -539,6 +566,91 @@ class lease_scheduler {
     }
     segment_type seg{
         chosen, v, span, {span.begin, static_cast<time_type>(span.begin + t.duration)}};
+    settle_finish(l, seg);
+    if (!table_.can_reserve({seg.booked, seg.per_node, seg.nodes}))
+      throw invariant_violation(
+          describe("lease_scheduler: lease ", t.id, " does not fit after preempting for it"));
+    book(l, std::move(seg));
+    return {};
+  }
+
+  // admit() for a preparation that stages images (Haizea §3.2): nodes that need no
+  // preemption first, then nodes where the image will be without a new transfer; the lease
+  // is viable only if its transfers can finish by its start. "The exception to this policy is
+  // when a lease will be viable only if images are reused, in which case priority is given to
+  // nodes with a reusable copy of the required image."
+  std::string admit_with_images(record_type& l, interval<time_type> span) {
+    const terms_type& t = l.terms;
+    const auto n = static_cast<std::size_t>(t.nodes);
+    const node_resources v = booked_vector(t);
+    using leasehold::detail::describe;
+    struct candidate {
+      int preemption;  // 0: free over the span; 1: only leases not yet begun in the way; 2: running
+      int image;       // reservation_rank
+      std::size_t node;
+    };
+    std::vector<candidate> candidates;
+    const std::vector<std::size_t> free = table_.nodes_free(span, v);
+    for (std::size_t node : free)
+      if (const auto rank = prep_.reservation_rank(t, node, span.begin, now_))
+        candidates.push_back({0, *rank, node});
+    bool preemptible_added = false;
+    auto add_preemptible = [&] {
+      if (preemptible_added || t.kind == lease_kind::immediate) return;
+      preemptible_added = true;
+      for (std::size_t node = 0; node < table_.node_count(); ++node) {
+        if (std::ranges::binary_search(free, node)) continue;
+        const auto rank = preemption_rank(node, span, v);
+        if (!rank) continue;
+        if (const auto image = prep_.reservation_rank(t, node, span.begin, now_))
+          candidates.push_back({*rank, *image, node});
+      }
+    };
+    if (candidates.size() < n) add_preemptible();
+    if (candidates.size() < n)
+      return describe(
+          "only ", candidates.size(), " of ", n, " nodes can hold it and its image over ", span,
+          t.kind == lease_kind::immediate ? "" : ", even preempting best-effort leases");
+    auto pick = [&](bool images_first) {
+      std::ranges::sort(candidates, [images_first](const candidate& a, const candidate& b) {
+        const auto ka = images_first ? std::tuple(a.image, a.preemption, a.node)
+                                     : std::tuple(a.preemption, a.image, a.node);
+        const auto kb = images_first ? std::tuple(b.image, b.preemption, b.node)
+                                     : std::tuple(b.preemption, b.image, b.node);
+        return ka < kb;
+      });
+      std::vector<candidate> chosen(candidates.begin(),
+                                    candidates.begin() + static_cast<std::ptrdiff_t>(n));
+      std::ranges::sort(chosen, {}, &candidate::node);
+      return chosen;
+    };
+    auto viable = [&](const std::vector<candidate>& chosen) {
+      std::vector<std::size_t> nodes;
+      for (const auto& c : chosen) nodes.push_back(c.node);
+      return prep_.can_prepare(t, std::span<const std::size_t>(nodes), span.begin, now_);
+    };
+    std::vector<candidate> chosen = pick(false);
+    if (!viable(chosen)) {
+      add_preemptible();  // the exception may need nodes that preemption frees
+      chosen = pick(true);
+      if (!viable(chosen))
+        return describe("its image ", t.image->id, " (", t.image->size_mb, " MB) cannot reach ", n,
+                        " nodes by its start ", span.begin);
+    }
+    std::vector<std::uint64_t> victims;
+    std::vector<std::size_t> nodes;
+    for (const auto& c : chosen) {
+      nodes.push_back(c.node);
+      if (c.preemption == 0) continue;
+      for (std::uint64_t id : on_node_[c.node]) {
+        const record_type& other = leases_.at(id);
+        if (is_preemptible(other) && other.current->booked.overlaps(span)) victims.push_back(id);
+      }
+    }
+    std::ranges::sort(victims);
+    victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
+    for (std::uint64_t id : victims) preempt(leases_.at(id), span.begin);
+    segment_type seg{nodes, v, span, {span.begin, static_cast<time_type>(span.begin + t.duration)}};
     settle_finish(l, seg);
     if (!table_.can_reserve({seg.booked, seg.per_node, seg.nodes}))
       throw invariant_violation(
@@ -632,12 +744,16 @@ class lease_scheduler {
         if (config_.backfill.kind == backfilling::mode::off) break;
         continue;  // quick rejection: not even one VM fits anywhere now
       }
+      const time_type lead = preparation_lead(l);
       std::optional<segment_type> seg = plan(l, may_reserve);
       if (!seg) {
         if (config_.backfill.kind == backfilling::mode::off) break;
         continue;
       }
-      const bool future = seg->booked.begin > now_;
+      // A lease that waits only for its own image transfer starts "now" as far as
+      // backfilling goes (Haizea §3.2: the earliest start of each node counts the time the
+      // image needs to get there); only a later start holds a future reservation.
+      const bool future = seg->booked.begin > now_ + lead;
       book(l, std::move(*seg));
       if (future) {
         ++reservations;
@@ -684,18 +800,20 @@ class lease_scheduler {
                                                      suspend_time(t)));
     }
     const interval<time_type> window{
-        now_, may_reserve ? forever<time_type> : static_cast<time_type>(now_ + needed)};
+        now_, may_reserve
+                  ? forever<time_type>
+                  : static_cast<time_type>(now_ + (resumes ? 0 : preparation_lead(l)) + needed)};
     const typename table_type::request_type request{n, v, needed, window};
     auto allowed = [only](std::size_t node) {
       return only == nullptr || std::ranges::find(*only, node) != only->end();
     };
     std::optional<typename table_type::placement_type> p;
-    if (only == nullptr && is_always_ready()) {
+    if (only == nullptr && (is_always_ready() || resumes)) {
       p = table_.earliest_fit(request);
     } else {
       p = table_.earliest_fit(request, cluster::no_preference{}, [&](std::size_t node) {
         if (!allowed(node)) return forever<time_type>;
-        return ready_at(t, node);
+        return resumes ? now_ : ready_at(t, node);
       });
     }
     if (!p) return std::nullopt;
@@ -713,7 +831,7 @@ class lease_scheduler {
       // the time to suspend.
       std::vector<std::pair<time_type, std::size_t>> until;
       for (std::size_t node : table_.nodes_free({s, static_cast<time_type>(s + needed)}, v))
-        if (allowed(node) && (is_always_ready() || ready_at(t, node) <= s))
+        if (allowed(node) && (is_always_ready() || resumes || ready_at(t, node) <= s))
           until.emplace_back(table_.free_until(node, s, v, seg.booked.end), node);
       std::ranges::sort(until, [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first > b.first : a.second < b.second;
@@ -740,6 +858,16 @@ class lease_scheduler {
       return Preparation::always_ready;
     else
       return false;
+  }
+  // How long a fresh start of the lease must wait for its preparation at most, if it began
+  // now (a transfer in the link's earliest slot); 0 without a preparation that says.
+  [[nodiscard]] time_type preparation_lead(const record_type& l) const {
+    if constexpr (requires { prep_.lead_time(l.terms, now_); }) {
+      if (!l.suspended_on.empty()) return 0;
+      return prep_.lead_time(l.terms, now_);
+    } else {
+      return 0;
+    }
   }
   [[nodiscard]] time_type ready_at(const terms_type& t, std::size_t node) const {
     return std::max(now_, prep_.ready_at(t, node, now_));

@@ -10,6 +10,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "leasehold/core/time.hpp"
@@ -32,6 +33,29 @@ concept preparation = time_value<T> &&
   { cp.ready_at(terms, node, now) } -> std::same_as<T>;
   {p.prepare(terms, nodes, start, now)};
   {p.cancel(terms.id, now)};
+};
+
+// Optional refinements; the scheduler uses each one a preparation offers (and behaves as
+// before without them, so images_predeployed schedules exactly as it always did):
+//  - check_terms(terms): throws a leasehold::error for terms it cannot serve (an unknown
+//    image); the scheduler turns it into invalid_lease before changing anything.
+//  - prepare(terms, nodes, booked, now) with `booked` the whole interval<T> the lease holds,
+//    preferred over the start-only form (a private image copy can be freed at its end).
+//  - reservation_rank(terms, node, start, now) -> std::optional<int> and
+//    can_prepare(terms, nodes, start, now) -> bool (the concept reservation_preparation):
+//    advance reservations are viable only if their preparation can finish by their start
+//    (Haizea §3.2), and nodes with a smaller rank (0: the image will be there without a new
+//    transfer) are preferred after nodes that need no preemption; nullopt: the node cannot
+//    take the image at all.
+// Resumed segments (after a suspension, or a migration that moves the image instance with
+// the memory state, §3.1) need no preparation: the scheduler neither asks ready_at for them
+// nor calls prepare.
+template <class P, class T>
+concept reservation_preparation = preparation<P, T> &&
+    requires(const P& cp, const lease_terms<T>& terms, std::size_t node, T now,
+             std::span<const std::size_t> nodes, T start) {
+  { cp.reservation_rank(terms, node, start, now) } -> std::same_as<std::optional<int>>;
+  { cp.can_prepare(terms, nodes, start, now) } -> std::same_as<bool>;
 };
 
 // Every image is already on every node: nothing to transfer, nothing to wait for.

@@ -1,0 +1,61 @@
+#pragma once
+
+// The knobs of image staging, as one plain aggregate with Haizea's values as defaults
+// (Sotomayor, Keahey & Foster, §3.1-§3.2 and §4.3), plus Table 1's staging configurations.
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "leasehold/core/error.hpp"
+#include "leasehold/policy/staging/image_cache.hpp"
+
+namespace leasehold::policy::staging {
+
+// §3.1: "When transferring a disk image to multiple nodes, we use multicasting and model the
+// transfer time as s_I / B"; unicast sends one copy per node, back to back.
+enum class transfer_mechanism { multicast, unicast };
+
+// Where a deadline-driven transfer (an advance reservation's, deadline = its start) goes
+// among the link's free time:
+//  - as_late_as_possible: Haizea's EDF modified "so that transfers take place as close as
+//    possible to the deadline, preventing images from unnecessarily consuming disk space"
+//    (§3.2);
+//  - as_early_as_possible: Overhead Matters' Hybrid (§4.2.1): a transfer may start when the
+//    workspace is accepted, transfers are ordered by deadline and use idle network time.
+enum class deadline_placement { as_late_as_possible, as_early_as_possible };
+
+inline std::ostream& operator<<(std::ostream& out, transfer_mechanism m) {
+  return out << (m == transfer_mechanism::multicast ? "multicast" : "unicast");
+}
+inline std::ostream& operator<<(std::ostream& out, deadline_placement p) {
+  return out << (p == deadline_placement::as_late_as_possible ? "as late as possible"
+                                                              : "as early as possible");
+}
+
+// A lease names an image the staging policy was never told about.
+struct unknown_image : invalid_request {
+  using invalid_request::invalid_request;
+};
+
+struct staging_config {
+  double bandwidth_mb_s = 10.0;       // B: 100 Mb/s Ethernet, conservatively 10 MB/s (§4.3)
+  std::int64_t cache_mb = 20 * 1024;  // D_p: 20 GB of each node's 40 GB disk (§4.3)
+  // true: images stay cached on the nodes and are reused (VM-REUSE-*); false: every lease
+  // gets its own copy, discarded when the lease ends (VM-MULT, "images are not reused").
+  bool reuse = true;
+  eviction_policy eviction = eviction_policy::lru;
+  transfer_mechanism mechanism = transfer_mechanism::multicast;
+  deadline_placement deadline_transfers = deadline_placement::as_late_as_possible;
+
+  // Table 1 (§4.4): VM-MULT and VM-REUSE-UNIFORM / VM-REUSE-SKEWED (the image lists differ,
+  // not the staging).
+  [[nodiscard]] static staging_config vm_mult() {
+    staging_config c;
+    c.reuse = false;
+    return c;
+  }
+  [[nodiscard]] static staging_config vm_reuse() { return {}; }
+};
+
+}  // namespace leasehold::policy::staging

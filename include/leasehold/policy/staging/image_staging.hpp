@@ -1,0 +1,591 @@
+#pragma once
+
+// policy::staging::image_staging: disk-image preparation scheduled like any other reservation
+// (Sotomayor, Keahey & Foster, "Combining Batch Execution and Leasing Using Virtual
+// Machines", §3.1-§3.2; Sotomayor, Keahey & Foster, "Overhead Matters", §3-§4), as the
+// preparation step of policy::lease::lease_scheduler.
+//
+//  - The repository's link is an availability over bandwidth (repository_link): a transfer
+//    books the whole link for s_I / B per multicast, or per node with unicast.
+//  - Each node has an image cache of D_p MB (image_cache): images are reference counted by
+//    the leases booked on the node; unreferenced ones are evicted by LRU or LFU when room is
+//    needed; without reuse (VM-MULT) each lease gets a private copy, discarded at its end.
+//  - Advance reservations: the deadline of a transfer is the lease's start; pending
+//    deadline-driven transfers are re-placed by EDF each time one is added, as late as
+//    possible (Haizea) or as early as possible (Overhead Matters' Hybrid), stacking back to
+//    back before their deadlines; a lease whose transfer cannot finish in time is not viable.
+//    Node choice (in the scheduler): nodes needing no preemption, then nodes holding the
+//    image; when only reusing images makes the lease viable, nodes holding it first.
+//  - Best-effort leases take the earliest transfer slot (§3.2), and the scheduler's slot
+//    table honours, per node, when the image can be there: now if cached, the arrival of a
+//    transfer already booked for the same image to the same node (piggybacking), else the
+//    end of the earliest slot for a new transfer.
+//  - A transfer that has started cannot be taken back: if its lease is unscheduled, it runs
+//    to its end and its image lands in the cache (an orphan, evictable, and adopted by the
+//    same lease when it is planned again).
+//
+// The policy never owns a clock: every call carries the scheduler's current time.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "leasehold/availability/concept.hpp"
+#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/availability/free_list.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/core/time.hpp"
+#include "leasehold/policy/lease/lease_terms.hpp"
+#include "leasehold/policy/lease/preparation.hpp"
+#include "leasehold/policy/staging/config.hpp"
+#include "leasehold/policy/staging/detail/edf_placement.hpp"
+#include "leasehold/policy/staging/image_cache.hpp"
+#include "leasehold/policy/staging/repository_link.hpp"
+
+namespace leasehold::policy::staging {
+
+// One booked transfer of an image from the repository to one or more nodes.
+template <time_value T = std::int64_t>
+struct image_transfer {
+  struct user {
+    T start{};                // the lease's start: the image must be there by then
+    bool protected_ = false;  // the lease cannot be preempted (an advance reservation)
+  };
+  std::uint64_t id = 0;
+  std::string image;
+  std::int64_t size_mb = 0;
+  interval<T> span{};
+  std::vector<std::size_t> nodes;  // destinations
+  bool deadline_driven = false;    // EDF-placed (an advance reservation's); moves until it starts
+  std::map<std::pair<std::uint64_t, std::size_t>, user> users;  // (lease, node) it serves
+
+  // The earliest start among its users: the transfer must end by then.
+  [[nodiscard]] T deadline() const {
+    T d = forever<T>;
+    for (const auto& [key, u] : users) d = std::min(d, u.start);
+    return d;
+  }
+  [[nodiscard]] bool is_protected() const {
+    return std::ranges::any_of(users, [](const auto& kv) { return kv.second.protected_; });
+  }
+};
+
+struct staging_stats {
+  std::size_t cache_hits = 0;       // a lease found its image complete on the node
+  std::size_t cache_misses = 0;     // a transfer was booked for it
+  std::size_t piggybacks = 0;       // it used an image still arriving for another lease
+  std::size_t transfers = 0;        // transfers that started (a multicast counts once)
+  std::int64_t mb_transferred = 0;  // MB sent by the repository
+  std::int64_t mb_delivered = 0;    // MB written to node caches (per destination)
+};
+
+template <availability Link = free_list<std::int64_t, std::int64_t>>
+requires std::same_as<typename Link::capacity_type, std::int64_t>
+class image_staging {
+ public:
+  using time_type = typename Link::time_type;
+  using terms_type = lease::lease_terms<time_type>;
+  using transfer_type = image_transfer<time_type>;
+  using link_type = repository_link<Link>;
+  using cache_type = image_cache<time_type>;
+
+  // Staging for `nodes` nodes (the scheduler's slot table must have as many). Throws
+  // invalid_request for zero nodes, a bandwidth that is not positive or a negative cache.
+  image_staging(std::size_t nodes, staging_config config = {}, time_type origin = 0)
+      : config_(config), link_(config.bandwidth_mb_s, origin), now_(origin) {
+    if (nodes == 0) throw invalid_request("image_staging: a cluster needs at least one node");
+    caches_.assign(nodes, cache_type(config.cache_mb, config.eviction));
+  }
+
+  // Makes an image known. Throws, changing nothing: invalid_request for an empty id, a
+  // non-positive size, an image larger than a node's cache, or an id already known with
+  // another size.
+  void add_image(const lease::disk_image& image) {
+    using leasehold::detail::describe;
+    if (image.id.empty()) throw invalid_request("image_staging add_image: empty image id");
+    if (image.size_mb <= 0)
+      throw invalid_request(describe("image_staging add_image ", image.id, ": size ", image.size_mb,
+                                     " MB must be positive"));
+    if (image.size_mb > config_.cache_mb)
+      throw invalid_request(describe("image_staging add_image ", image.id, ": ", image.size_mb,
+                                     " MB is larger than a node's cache (", config_.cache_mb,
+                                     " MB)"));
+    if (const auto it = images_.find(image.id); it != images_.end() && it->second != image.size_mb)
+      throw invalid_request(describe("image_staging add_image ", image.id, ": already known with ",
+                                     it->second, " MB, not ", image.size_mb));
+    images_.emplace(image.id, image.size_mb);
+  }
+
+  [[nodiscard]] const staging_config& config() const noexcept { return config_; }
+  [[nodiscard]] const link_type& link() const noexcept { return link_; }
+  [[nodiscard]] std::size_t node_count() const noexcept { return caches_.size(); }
+  [[nodiscard]] const cache_type& cache(std::size_t node) const {
+    check_node("cache", node);
+    return caches_[node];
+  }
+  // Transfers booked and not yet over (pending, in flight), by id.
+  [[nodiscard]] const std::map<std::uint64_t, transfer_type>& transfers() const noexcept {
+    return transfers_;
+  }
+  // Every transfer that has ended, in the order they ended (for Gantt charts and logs).
+  [[nodiscard]] const std::vector<transfer_type>& finished_transfers() const noexcept {
+    return finished_;
+  }
+  // Counts so far; transfers that have started by the last call count as sent.
+  [[nodiscard]] staging_stats stats() const {
+    staging_stats s = stats_;
+    for (const auto& [id, t] : transfers_)
+      if (t.span.begin < now_) count_transfer(s, t);
+    return s;
+  }
+
+  // ---- the preparation step (policy::lease::preparation) -----------------------------------
+
+  // Throws unknown_image for an image never added, invalid_request for a size that differs
+  // from the known one; changes nothing.
+  void check_terms(const terms_type& t) const {
+    if (!t.image) return;
+    const auto it = images_.find(t.image->id);
+    if (it == images_.end())
+      throw unknown_image(leasehold::detail::describe("image ", t.image->id,
+                                                      " is unknown to the image repository"));
+    if (it->second != t.image->size_mb)
+      throw invalid_request(leasehold::detail::describe("image ", t.image->id, " is ", it->second,
+                                                        " MB, not ", t.image->size_mb));
+  }
+
+  // When the lease's image can be on `node` (§3.2): now if cached, the arrival of a transfer
+  // already booked to that node, else the end of the earliest slot for a new transfer;
+  // forever when the node's cache cannot make room for it.
+  [[nodiscard]] time_type ready_at(const terms_type& t, std::size_t node, time_type now) const {
+    if (!t.image) return now;
+    check_node("ready_at", node);
+    const cache_type& cache = caches_[node];
+    if (const auto* e = cache.find(key_for(t))) return std::max(now, e->arrival);
+    if (!cache.can_admit(t.image->size_mb)) return forever<time_type>;
+    return new_transfer_ready(t, now);
+  }
+
+  // How long a best-effort lease starting as soon as possible waits for its image at most:
+  // until the end of the link's earliest slot for the transfer it would need (0 without an
+  // image). The scheduler treats such a lease as starting now, not as a future reservation.
+  [[nodiscard]] time_type lead_time(const terms_type& t, time_type now) const {
+    if (!t.image) return 0;
+    const time_type ready = new_transfer_ready(t, now);
+    return ready == forever<time_type> ? time_type{0} : static_cast<time_type>(ready - now);
+  }
+
+  // Advance reservations: 0 when the image will be on `node` by `start` without a new
+  // transfer (cached, or arriving through a transfer that cannot be withdrawn), 1 when it
+  // needs one, nullopt when the node's cache cannot make room for it.
+  [[nodiscard]] std::optional<int> reservation_rank(const terms_type& t, std::size_t node,
+                                                    time_type start, time_type now) const {
+    if (!t.image) return 0;
+    check_node("reservation_rank", node);
+    const std::string key = key_for(t);
+    if (const auto* e = caches_[node].find(key)) {
+      if (e->arrival <= start && reliable(node, key, *e, now)) return 0;
+      return 1;  // its space is already held; an earlier transfer would replace this one
+    }
+    if (!caches_[node].can_admit(t.image->size_mb)) return std::nullopt;
+    return 1;
+  }
+
+  // Advance reservations: whether the transfers `nodes` need can be placed, with every
+  // pending deadline-driven transfer, so that all end by their deadlines.
+  [[nodiscard]] bool can_prepare(const terms_type& t, std::span<const std::size_t> nodes,
+                                 time_type start, time_type now) const {
+    if (!t.image) return true;
+    std::size_t needing = 0;
+    for (std::size_t node : nodes) {
+      const auto rank = reservation_rank(t, node, start, now);
+      if (!rank) return false;
+      if (*rank != 0) ++needing;
+    }
+    if (needing == 0) return true;
+    const time_type d = link_.transfer_time(t.image->size_mb);
+    const std::size_t count = config_.mechanism == transfer_mechanism::multicast ? 1 : needing;
+    std::vector<job> jobs = pending_jobs(now);
+    for (std::size_t i = 0; i < count; ++i) jobs.push_back({0, d, start, next_order_ + i});
+    link_type trial = link_;
+    return place(trial, jobs, now);
+  }
+
+  // Books what a lease placed on `nodes` over `booked` needs: references to images already
+  // there or arriving in time, and transfers for the rest (deadline-driven for advance
+  // reservations and immediate leases, earliest slot for best-effort leases). The scheduler
+  // calls it only where ready_at / can_prepare allowed it; if the transfers cannot be placed
+  // it throws insufficient_capacity and nothing changes.
+  void prepare(const terms_type& t, std::span<const std::size_t> nodes, interval<time_type> booked,
+               time_type now) {
+    using leasehold::detail::describe;
+    check_terms(t);
+    for (std::size_t node : nodes) check_node("prepare", node);
+    if (holds_.contains(t.id))
+      throw invalid_request(
+          describe("image_staging prepare: lease ", t.id, " is already prepared"));
+    sync(now);
+    hold h;
+    h.start = booked.begin;
+    if (!t.image) {
+      holds_.emplace(t.id, std::move(h));
+      return;
+    }
+    const std::string key = key_for(t);
+    const std::int64_t size = t.image->size_mb;
+    const bool deadline_driven = t.kind != lease::lease_kind::best_effort;
+    const bool is_protected = deadline_driven || !t.preemptible;
+
+    std::vector<std::size_t> reuse;
+    std::vector<std::size_t> need;
+    for (std::size_t node : nodes) {
+      const auto* e = caches_[node].find(key);
+      if (e != nullptr && e->arrival <= booked.begin)
+        reuse.push_back(node);
+      else if (e != nullptr || caches_[node].can_admit(size))
+        need.push_back(node);
+      else
+        throw insufficient_capacity(describe("image_staging prepare: lease ", t.id, ": node ", node,
+                                             "'s cache cannot make room for ", t.image->id, " (",
+                                             size, " MB)"));
+    }
+
+    // Place the new transfers on a copy of the link; commit only if all fit.
+    link_type trial = link_;
+    std::vector<job> jobs;
+    std::vector<interval<time_type>> spans;  // one per new transfer
+    if (!need.empty()) {
+      const time_type d = link_.transfer_time(size);
+      const std::size_t count =
+          config_.mechanism == transfer_mechanism::multicast ? 1 : need.size();
+      if (deadline_driven) {
+        jobs = pending_jobs(now);
+        for (std::size_t i = 0; i < count; ++i)
+          jobs.push_back({0, d, booked.begin, next_order_ + i});
+        if (!place(trial, jobs, now))
+          throw insufficient_capacity(describe("image_staging prepare: lease ", t.id, ": ", count,
+                                               " transfer(s) of ", t.image->id, " (", d,
+                                               " s each) cannot all end by their deadlines"));
+        for (const job& j : jobs)
+          if (j.transfer == 0) spans.push_back(j.placed);
+      } else {
+        for (std::size_t i = 0; i < count; ++i) {
+          const auto slot = trial.earliest(d, now, booked.begin);
+          if (!slot)
+            throw insufficient_capacity(describe("image_staging prepare: lease ", t.id,
+                                                 ": no slot for a transfer of ", t.image->id,
+                                                 " ending by ", booked.begin));
+          trial.book(*slot);
+          spans.push_back(*slot);
+        }
+      }
+    }
+
+    // Commit (nothing below throws for inputs checked above, short of allocation failure).
+    link_ = std::move(trial);
+    ++version_;
+    for (const job& j : jobs)
+      if (j.transfer != 0) move_transfer(j.transfer, j.placed);
+    std::vector<std::uint64_t> created;
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+      transfer_type tr;
+      tr.id = next_transfer_id_++;
+      tr.image = t.image->id;
+      tr.size_mb = size;
+      tr.span = spans[i];
+      tr.deadline_driven = deadline_driven;
+      if (config_.mechanism == transfer_mechanism::multicast)
+        tr.nodes = need;
+      else
+        tr.nodes = {need[i]};
+      created.push_back(tr.id);
+      transfers_.emplace(tr.id, std::move(tr));
+    }
+    next_order_ += spans.size();
+    for (std::size_t i = 0; i < need.size(); ++i) {
+      const std::size_t node = need[i];
+      transfer_type& tr =
+          transfers_.at(created[config_.mechanism == transfer_mechanism::multicast ? 0 : i]);
+      if (caches_[node].find(key) != nullptr) {
+        // Arriving too late through another transfer: this one delivers it sooner.
+        tr.users.merge(detach(node, key));
+        caches_[node].set_arrival(key, tr.span.end);
+      } else {
+        for (const auto& victim : caches_[node].insert(key, t.image->id, size, tr.span.end))
+          evicted(node, victim);
+      }
+      incoming_[{node, key}] = tr.id;
+      caches_[node].acquire(key);
+      tr.users[{t.id, node}] = {booked.begin, is_protected};
+      h.refs.push_back(node);
+      ++h.misses;
+    }
+    for (std::size_t node : reuse) {
+      const auto& e = *caches_[node].find(key);
+      if (e.arrival <= now) {
+        ++h.hits;
+      } else if (const auto in = incoming_.find({node, key}); in != incoming_.end()) {
+        transfer_type& tr = transfers_.at(in->second);
+        // Adopting its own transfer (under way when the lease was unscheduled, or one multicast
+        // to several of its nodes) is a miss; riding along with another lease's a piggyback.
+        const bool others =
+            std::ranges::any_of(tr.users, [&t](const auto& kv) { return kv.first.first != t.id; });
+        ++(others ? h.piggybacks : h.misses);
+        tr.users[{t.id, node}] = {booked.begin, is_protected};
+      } else {
+        ++h.piggybacks;
+      }
+      caches_[node].acquire(key);
+      h.refs.push_back(node);
+    }
+    h.key = key;
+    holds_.emplace(t.id, std::move(h));
+  }
+
+  // The form of the preparation concept: booked from `start` on.
+  void prepare(const terms_type& t, std::span<const std::size_t> nodes, time_type start,
+               time_type now) {
+    prepare(t, nodes, interval<time_type>{start, forever<time_type>}, now);
+  }
+
+  // The lease no longer needs what prepare booked (it ended, or it was unscheduled). Its
+  // references are dropped; transfers nobody needs any more are released if they have not
+  // started. Hits, misses and piggybacks count once the lease has begun.
+  void cancel(std::uint64_t id, time_type now) {
+    sync(now);
+    const auto it = holds_.find(id);
+    if (it == holds_.end()) return;
+    const hold& h = it->second;
+    if (now >= h.start) {
+      stats_.cache_hits += h.hits;
+      stats_.cache_misses += h.misses;
+      stats_.piggybacks += h.piggybacks;
+    }
+    for (std::size_t node : h.refs) {
+      caches_[node].release(h.key);
+      if (const auto in = incoming_.find({node, h.key}); in != incoming_.end()) {
+        transfer_type& tr = transfers_.at(in->second);
+        tr.users.erase({id, node});
+        if (tr.span.begin >= now && no_user_on(tr, node) &&
+            caches_[node].find(h.key)->references == 0) {
+          // Nobody needs it on this node before it leaves: do not send it there.
+          (void)detach(node, h.key);
+          caches_[node].erase(h.key);
+        }
+      } else if (!config_.reuse && caches_[node].find(h.key)->references == 0) {
+        caches_[node].erase(h.key);
+      }
+    }
+    holds_.erase(it);
+  }
+
+  // Throws invariant_violation when the caches, transfers and link disagree. For tests.
+  void validate() const {
+    for (const auto& cache : caches_) cache.validate();
+    std::map<std::pair<std::size_t, std::string>, std::size_t> refs;
+    for (const auto& [id, h] : holds_)
+      for (std::size_t node : h.refs) ++refs[{node, h.key}];
+    for (std::size_t node = 0; node < caches_.size(); ++node)
+      for (const auto& [key, e] : caches_[node].entries())
+        if (e.references != refs[{node, key}])
+          throw invariant_violation(leasehold::detail::describe(
+              "image_staging: ", key, " on node ", node, " has ", e.references, " references but ",
+              refs[{node, key}], " leases hold it"));
+    for (const auto& [id, tr] : transfers_) {
+      const interval<time_type> ahead{std::max(tr.span.begin, link_.origin()), tr.span.end};
+      if (!ahead.empty() && link_.profile().min_free(ahead) != 0)
+        throw invariant_violation(leasehold::detail::describe(
+            "image_staging: transfer ", id, " over ", tr.span, " is not booked on the link"));
+      if (tr.deadline_driven && tr.span.begin >= now_ && tr.span.end > tr.deadline())
+        throw invariant_violation(
+            leasehold::detail::describe("image_staging: transfer ", id, " ends at ", tr.span.end,
+                                        " after its deadline ", tr.deadline()));
+    }
+    for (const auto& [where, id] : incoming_) {
+      const auto* e = caches_[where.first].find(where.second);
+      if (e == nullptr || !transfers_.contains(id) || e->arrival != transfers_.at(id).span.end)
+        throw invariant_violation(
+            leasehold::detail::describe("image_staging: ", where.second, " arriving on node ",
+                                        where.first, " through transfer ", id, " is inconsistent"));
+    }
+  }
+
+ private:
+  struct hold {
+    time_type start{};
+    std::string key;
+    std::vector<std::size_t> refs;  // nodes where the lease holds a reference to `key`
+    std::size_t hits = 0;
+    std::size_t misses = 0;
+    std::size_t piggybacks = 0;
+  };
+  using job = detail::edf_job<time_type>;
+
+  void check_node(const char* operation, std::size_t node) const {
+    if (node >= caches_.size())
+      throw invalid_request(leasehold::detail::describe("image_staging ", operation, ": node ",
+                                                        node, " out of range (", caches_.size(),
+                                                        " nodes)"));
+  }
+
+  // Shared templates are keyed by image; without reuse every lease has its own copy.
+  [[nodiscard]] std::string key_for(const terms_type& t) const {
+    if (config_.reuse) return t.image->id;
+    return t.image->id + "@lease-" + std::to_string(t.id);
+  }
+
+  // An image arriving in time is as good as cached only if its transfer will happen: it has
+  // started, or a lease that cannot be preempted needs it.
+  [[nodiscard]] bool reliable(std::size_t node, const std::string& key,
+                              const cache_entry<time_type>& e, time_type now) const {
+    if (e.arrival <= now) return true;
+    const auto in = incoming_.find({node, key});
+    if (in == incoming_.end()) return true;
+    const transfer_type& tr = transfers_.at(in->second);
+    return tr.span.begin < now || tr.is_protected();
+  }
+
+  // End of the earliest slot for the transfers a best-effort lease would need: one multicast,
+  // or one unicast per node back to back (the worst case, so that prepare can always place
+  // them by the start the slot table picks). Memoised: the slot table asks once per node.
+  [[nodiscard]] time_type new_transfer_ready(const terms_type& t, time_type now) const {
+    if (memo_ && memo_->id == t.id && memo_->now == now && memo_->version == version_)
+      return memo_->ready;
+    time_type d = link_.transfer_time(t.image->size_mb);
+    if (config_.mechanism == transfer_mechanism::unicast)
+      d = static_cast<time_type>(d * static_cast<time_type>(t.nodes));
+    const auto slot = link_.earliest(d, now);
+    const time_type ready = slot ? slot->end : forever<time_type>;
+    memo_ = memo{t.id, now, version_, ready};
+    return ready;
+  }
+
+  [[nodiscard]] std::vector<job> pending_jobs(time_type now) const {
+    std::vector<job> jobs;
+    for (const auto& [id, tr] : transfers_)
+      if (tr.deadline_driven && tr.span.begin >= now)
+        jobs.push_back({id, static_cast<time_type>(tr.span.end - tr.span.begin), tr.deadline(),
+                        order_of(id), tr.span});
+    return jobs;
+  }
+  [[nodiscard]] static std::uint64_t order_of(std::uint64_t transfer_id) { return transfer_id; }
+
+  [[nodiscard]] bool place(link_type& link, std::vector<job>& jobs, time_type now) const {
+    return detail::place_edf(link, jobs, now, config_.deadline_transfers);
+  }
+
+  void move_transfer(std::uint64_t id, interval<time_type> span) {
+    transfer_type& tr = transfers_.at(id);
+    if (tr.span == span) return;
+    tr.span = span;
+    for (const auto& [where, tid] : incoming_)
+      if (tid == id) caches_[where.first].set_arrival(where.second, span.end);
+  }
+
+  [[nodiscard]] static bool no_user_on(const transfer_type& tr, std::size_t node) {
+    return std::ranges::none_of(tr.users,
+                                [node](const auto& kv) { return kv.first.second == node; });
+  }
+
+  // `key` will no longer reach `node` through its current transfer: drop the node from the
+  // transfer's destinations and release a pending transfer left with no destination.
+  // Returns the users it served on that node.
+  std::map<std::pair<std::uint64_t, std::size_t>, typename transfer_type::user> detach(
+      std::size_t node, const std::string& key) {
+    std::map<std::pair<std::uint64_t, std::size_t>, typename transfer_type::user> moved;
+    const auto in = incoming_.find({node, key});
+    if (in == incoming_.end()) return moved;
+    const std::uint64_t id = in->second;
+    incoming_.erase(in);
+    transfer_type& tr = transfers_.at(id);
+    std::erase(tr.nodes, node);
+    for (auto it = tr.users.begin(); it != tr.users.end();) {
+      if (it->first.second == node) {
+        moved.insert(*it);
+        it = tr.users.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (tr.nodes.empty() && tr.span.begin >= now_) {
+      link_.release(tr.span);
+      ++version_;
+      transfers_.erase(id);
+    }
+    return moved;
+  }
+
+  // Eviction took `key` off `node`: if it was still arriving, stop sending it there.
+  void evicted(std::size_t node, const std::string& key) { (void)detach(node, key); }
+
+  // Moves the clock: transfers that have ended are retired (counted, their images now
+  // simply cached); private copies nobody references are dropped once they have arrived.
+  void sync(time_type now) {
+    if (now < now_)
+      throw invalid_request(leasehold::detail::describe(
+          "image_staging at ", now, ": time went backwards (it is at ", now_, ")"));
+    now_ = now;
+    link_.advance_to(now);
+    for (auto it = transfers_.begin(); it != transfers_.end();) {
+      const transfer_type& tr = it->second;
+      if (tr.span.end > now) {
+        ++it;
+        continue;
+      }
+      count_transfer(stats_, tr);
+      for (std::size_t node : tr.nodes) {
+        for (auto in = incoming_.begin(); in != incoming_.end();) {
+          if (in->first.first == node && in->second == tr.id) {
+            const std::string key = in->first.second;
+            in = incoming_.erase(in);
+            if (!config_.reuse && caches_[node].find(key)->references == 0)
+              caches_[node].erase(key);
+          } else {
+            ++in;
+          }
+        }
+      }
+      finished_.push_back(tr);
+      it = transfers_.erase(it);
+    }
+  }
+
+  static void count_transfer(staging_stats& s, const transfer_type& tr) {
+    ++s.transfers;
+    s.mb_transferred += tr.size_mb;
+    s.mb_delivered += tr.size_mb * static_cast<std::int64_t>(tr.nodes.size());
+  }
+
+  struct memo {
+    std::uint64_t id;
+    time_type now;
+    std::uint64_t version;
+    time_type ready;
+  };
+
+  staging_config config_;
+  link_type link_;
+  time_type now_;
+  std::vector<cache_type> caches_;
+  std::map<std::string, std::int64_t> images_;
+  std::map<std::uint64_t, transfer_type> transfers_;
+  std::vector<transfer_type> finished_;
+  std::map<std::pair<std::size_t, std::string>, std::uint64_t> incoming_;  // (node, key) -> id
+  std::map<std::uint64_t, hold> holds_;
+  staging_stats stats_;
+  std::uint64_t next_transfer_id_ = 1;
+  std::uint64_t next_order_ = 1ull << 62;  // new jobs sort after every existing transfer id
+  std::uint64_t version_ = 0;              // bumped whenever the link changes
+  mutable std::optional<memo> memo_;
+};
+
+static_assert(lease::preparation<image_staging<>, std::int64_t>,
+              "image_staging must model leasehold::policy::lease::preparation");
+
+}  // namespace leasehold::policy::staging

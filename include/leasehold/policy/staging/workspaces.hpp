@@ -1,0 +1,538 @@
+#pragma once
+
+// policy::staging::run_workspaces: the deployment of virtual workspaces of Sotomayor, Keahey
+// & Foster, "Overhead Matters: A Model for Virtual Resource Management" (§4-§5), as a
+// discrete-event simulation of a small cluster (nodes with a few VM slots each), an image
+// repository behind one link, and per-node image template caches.
+//
+//  - Advance-reservation workspaces (a start time) are admitted at submission on n distinct
+//    nodes with a free VM slot over [start, start + duration), preferring nodes that hold or
+//    are receiving the image. Their image transfers follow a staging strategy (§4.2.1):
+//      jit:        transfers start their estimated duration before the start (§3.2: the
+//                  estimate uses the image size and the number of nodes, n x s_I / B);
+//      aggressive: each transfer starts when the workspace is accepted;
+//      hybrid:     transfers are booked on the link as reservations, ordered by deadline and
+//                  placed as early as possible (using idle network time); a workspace whose
+//                  transfers cannot all meet their deadlines is rejected.
+//    The naive strategies share the link as processor sharing (shared_link), so transfers
+//    started together take longer than estimated. Client satisfaction (§5.1) is the time the
+//    client actually got over the time requested: (end - max(start, ready)) / duration.
+//  - ASAP workspaces (no start) wait in FIFO order for n nodes with a free slot (as the
+//    paper's SGE dispatcher did); their transfers then start at once, sharing the link.
+//  - With a cache (§4.2.2), a node keeps image templates (LFU or LRU, reference counted by the
+//    workspaces using them): a hit costs only the local copy of the template, a miss the
+//    transfer and the copy; a second instance of a template still arriving on a node waits
+//    for that transfer (a redundant transfer avoided, counted neither as hit nor miss).
+//    Without a cache every instance is transferred straight to the node's working space.
+//
+// Deployment time (§5.2-5.3) is, per image deployed, from the decision to deploy it on the
+// node to the moment the instance is ready there.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <queue>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/availability/free_list.hpp"
+#include "leasehold/cluster/slot_table.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/core/time.hpp"
+#include "leasehold/policy/staging/config.hpp"
+#include "leasehold/policy/staging/detail/edf_placement.hpp"
+#include "leasehold/policy/staging/image_cache.hpp"
+#include "leasehold/policy/staging/repository_link.hpp"
+#include "leasehold/policy/staging/shared_link.hpp"
+
+namespace leasehold::policy::staging {
+
+enum class staging_strategy { jit, aggressive, hybrid };
+
+inline std::ostream& operator<<(std::ostream& out, staging_strategy s) {
+  switch (s) {
+    case staging_strategy::jit:
+      return out << "JIT";
+    case staging_strategy::aggressive:
+      return out << "Aggressive";
+    case staging_strategy::hybrid:
+      return out << "Hybrid";
+  }
+  return out << "?";
+}
+
+template <time_value T = std::int64_t>
+struct workspace {
+  std::uint64_t id = 0;
+  T submit{};
+  std::optional<T> start;  // nullopt: as soon as possible
+  T duration{};
+  std::size_t nodes = 1;
+  std::string image;
+};
+
+struct workspace_config {
+  std::size_t nodes = 8;         // §5: eight nodes for VM deployment
+  std::size_t vms_per_node = 2;  // §5: "at most 2 VMs to be deployed to a single physical node"
+  double bandwidth_mb_s = 12.5;  // 100 Mb/s switched Ethernet
+  staging_strategy strategy = staging_strategy::hybrid;
+  std::int64_t cache_mb = 0;  // per node; 0: no cache
+  eviction_policy eviction = eviction_policy::lfu;
+  double local_copy_mb_s = 0.0;  // template -> instance copy on a node with a cache; 0: free
+};
+
+template <time_value T = std::int64_t>
+struct workspace_result {
+  std::uint64_t id = 0;
+  bool accepted = false;
+  std::vector<std::size_t> nodes;
+  double dispatched = 0.0;  // when its nodes were chosen (submission for ARs)
+  double ready = 0.0;       // when the last of its images was ready
+  double begin = 0.0;       // when it ran: max(start, ready) for ARs, ready for ASAP
+  double end = 0.0;
+  double satisfaction = 0.0;  // ARs: time got / time requested
+};
+
+struct workspace_summary {
+  std::size_t accepted = 0;
+  std::size_t rejected = 0;
+  double mean_satisfaction = 0.0;  // over accepted advance reservations
+  std::size_t fully_satisfied = 0;
+  std::size_t cache_hits = 0;
+  std::size_t cache_misses = 0;
+  std::size_t redundant_avoided = 0;
+  std::size_t deployments = 0;  // hits + misses (+ transfers without a cache)
+  double mean_deploy_time = 0.0;
+  double mb_transferred = 0.0;
+  double makespan = 0.0;
+};
+
+template <time_value T = std::int64_t>
+struct workspace_report {
+  std::vector<workspace_result<T>> workspaces;  // in input order
+  workspace_summary summary;
+};
+
+namespace detail {
+
+template <time_value T>
+class workspace_simulation {
+ public:
+  workspace_simulation(const std::vector<workspace<T>>& input,
+                       const std::map<std::string, std::int64_t>& images, const workspace_config& c)
+      : input_(input),
+        images_(images),
+        c_(c),
+        slots_(check(input, images, c).nodes, static_cast<std::int64_t>(c.vms_per_node)),
+        link_(c.bandwidth_mb_s),
+        shared_(c.bandwidth_mb_s),
+        free_slots_(c.nodes, c.vms_per_node) {
+    if (c.cache_mb > 0) caches_.assign(c.nodes, image_cache<T>(c.cache_mb, c.eviction));
+    report_.workspaces.resize(input.size());
+  }
+
+  workspace_report<T> run() {
+    for (std::size_t i = 0; i < input_.size(); ++i)
+      push(static_cast<double>(input_[i].submit), submit_event, i);
+    while (true) {
+      const auto ps = shared_.next_completion();
+      if (events_.empty() && !ps) break;
+      const double t_event =
+          events_.empty() ? std::numeric_limits<double>::infinity() : std::get<0>(events_.top());
+      if (ps && *ps <= t_event) {
+        for (const auto& [id, at] : shared_.advance_to(*ps)) delivered(id, at);
+        continue;
+      }
+      for (const auto& [id, at] : shared_.advance_to(t_event)) delivered(id, at);
+      const auto [at, seq, what, index] = events_.top();
+      events_.pop();
+      (void)seq;
+      now_ = at;
+      switch (what) {
+        case submit_event:
+          on_submit(index);
+          break;
+        case release_event:
+          shared_.start(index, static_cast<double>(transfers_.at(index).size_mb));
+          break;
+        case reserved_done_event:
+          delivered(index, at);
+          break;
+        case end_event:
+          on_end(index);
+          break;
+      }
+      dispatch();
+    }
+    summarise();
+    return std::move(report_);
+  }
+
+ private:
+  enum kind : int { reserved_done_event = 0, end_event = 1, release_event = 2, submit_event = 3 };
+  struct deployment {
+    std::size_t workspace;
+    std::size_t node;
+    double decided;
+    bool counted;  // a hit or a miss (not a redundant transfer avoided)
+  };
+  struct transfer {
+    std::string image;
+    std::int64_t size_mb = 0;
+    std::size_t node = 0;
+    bool cached = false;              // lands in the node's cache (else straight to an instance)
+    std::optional<double> done;       // when it completed
+    std::vector<deployment> waiting;  // deployments that need it
+    interval<T> reserved{};           // hybrid: its booking on the link
+    bool hybrid = false;
+  };
+
+  static const workspace_config& check(const std::vector<workspace<T>>& input,
+                                       const std::map<std::string, std::int64_t>& images,
+                                       const workspace_config& c) {
+    using leasehold::detail::describe;
+    if (c.nodes == 0 || c.vms_per_node == 0)
+      throw invalid_request(describe("run_workspaces: ", c.nodes, " nodes x ", c.vms_per_node,
+                                     " VM slots; both must be positive"));
+    if (!std::isfinite(c.local_copy_mb_s) || c.local_copy_mb_s < 0.0)
+      throw invalid_request(describe("run_workspaces: local copy rate ", c.local_copy_mb_s,
+                                     " MB/s must be non-negative"));
+    for (const auto& [id, size] : images) {
+      if (size <= 0)
+        throw invalid_request(describe("run_workspaces: image ", id, " has size ", size, " MB"));
+      if (c.cache_mb > 0 && size > c.cache_mb)
+        throw invalid_request(describe("run_workspaces: image ", id, " (", size,
+                                       " MB) is larger than the cache (", c.cache_mb, " MB)"));
+    }
+    for (const auto& w : input) {
+      if (!images.contains(w.image))
+        throw unknown_image(describe("workspace ", w.id, ": image ", w.image, " is unknown"));
+      if (w.nodes == 0 || w.nodes > c.nodes)
+        throw invalid_request(
+            describe("workspace ", w.id, ": ", w.nodes, " nodes on a cluster of ", c.nodes));
+      if (w.duration <= 0)
+        throw invalid_request(
+            describe("workspace ", w.id, ": duration ", w.duration, " must be positive"));
+      if (w.start && *w.start < w.submit)
+        throw invalid_request(describe("workspace ", w.id, ": start ", *w.start,
+                                       " before its submission ", w.submit));
+    }
+    return c;
+  }
+
+  void push(double at, kind k, std::size_t index) { events_.emplace(at, seq_++, k, index); }
+
+  [[nodiscard]] double copy_time(std::int64_t size_mb) const {
+    return c_.local_copy_mb_s > 0.0 ? static_cast<double>(size_mb) / c_.local_copy_mb_s : 0.0;
+  }
+  [[nodiscard]] bool has_image(std::size_t node, const std::string& image) const {
+    return !caches_.empty() && caches_[node].find(image) != nullptr;
+  }
+
+  // ---- advance reservations --------------------------------------------------------------
+
+  void on_submit(std::size_t i) {
+    const workspace<T>& w = input_[i];
+    workspace_result<T>& r = report_.workspaces[i];
+    r.id = w.id;
+    r.dispatched = now_;
+    if (!w.start) {
+      queue_.push_back(i);
+      return;
+    }
+    const interval<T> span{*w.start, static_cast<T>(*w.start + w.duration)};
+    const auto p = slots_.earliest_fit({w.nodes, 1, w.duration, span}, [&](std::size_t node) {
+      return has_image(node, w.image) ? 0 : 1;
+    });
+    if (!p) {
+      ++report_.summary.rejected;
+      return;
+    }
+    std::vector<std::size_t> need;  // nodes that need a transfer
+    for (std::size_t node : p->nodes)
+      if (!has_image(node, w.image)) need.push_back(node);
+    if (!caches_.empty())
+      for (std::size_t node : need)
+        if (!caches_[node].can_admit(images_.at(w.image))) {
+          ++report_.summary.rejected;  // no room to cache it: refused (not in the paper's runs)
+          return;
+        }
+    std::vector<interval<T>> reserved;
+    if (c_.strategy == staging_strategy::hybrid && !need.empty()) {
+      auto placed = place_hybrid(need.size(), images_.at(w.image), *w.start);
+      if (!placed) {
+        ++report_.summary.rejected;
+        return;
+      }
+      reserved = std::move(*placed);
+    }
+    slots_.reserve(*p);
+    r.accepted = true;
+    r.nodes = p->nodes;
+    r.begin = static_cast<double>(*w.start);
+    r.end = static_cast<double>(span.end);
+    ++report_.summary.accepted;
+    pending_[i] = p->nodes.size();
+    // §3.2: the estimate of the preparation overhead uses the image size and the number of
+    // nodes: JIT starts the workspace's transfers that long before its start.
+    jit_lead_ = static_cast<double>(need.size()) * static_cast<double>(images_.at(w.image)) /
+                c_.bandwidth_mb_s;
+    std::size_t k = 0;
+    for (std::size_t node : p->nodes) {
+      const bool needs = std::ranges::find(need, node) != need.end();
+      std::optional<interval<T>> booking;
+      if (needs && k < reserved.size()) booking = reserved[k];
+      deploy(i, node, booking, needs);
+      if (needs) ++k;
+    }
+    push(static_cast<double>(span.end), end_event, i);
+  }
+
+  // Hybrid (§4.2.1): the pending reservations and `count` new transfers of `size_mb`, ordered
+  // by deadline, each in the earliest free slot. nullopt if a deadline would be missed.
+  std::optional<std::vector<interval<T>>> place_hybrid(std::size_t count, std::int64_t size_mb,
+                                                       T deadline) {
+    const T now = static_cast<T>(std::ceil(now_));
+    std::vector<job> jobs;
+    for (std::size_t id = 0; id < transfers_.size(); ++id) {
+      const transfer& tr = transfers_[id];
+      if (tr.hybrid && tr.reserved.begin >= now && !tr.done)
+        jobs.push_back({id + 1, static_cast<T>(tr.reserved.end - tr.reserved.begin),
+                        deadline_of(id), id + 1, tr.reserved});
+    }
+    const T d = link_.transfer_time(size_mb);
+    for (std::size_t k = 0; k < count; ++k) jobs.push_back({0, d, deadline, next_order_++, {}});
+    auto trial = link_;
+    if (!place_edf(trial, jobs, now, deadline_placement::as_early_as_possible)) return std::nullopt;
+    link_ = std::move(trial);
+    std::vector<interval<T>> fresh;
+    for (const auto& j : jobs) {
+      if (j.transfer == 0) {
+        fresh.push_back(j.placed);
+      } else {
+        transfer& tr = transfers_.at(j.transfer - 1);
+        tr.reserved = j.placed;
+        moved_.push_back(j.transfer - 1);
+      }
+    }
+    for (std::size_t id : moved_) reschedule(id);
+    moved_.clear();
+    std::ranges::sort(fresh, {}, &interval<T>::begin);
+    return fresh;
+  }
+  using job = detail::edf_job<T>;
+
+  [[nodiscard]] T deadline_of(std::size_t id) const {
+    T d = forever<T>;
+    for (const auto& dep : transfers_.at(id).waiting)
+      if (input_[dep.workspace].start) d = std::min(d, *input_[dep.workspace].start);
+    return d;
+  }
+
+  void reschedule(std::size_t id) {
+    // The completion event of a moved reservation: superseded events are ignored by
+    // delivered(), which checks the booking's end.
+    push(static_cast<double>(transfers_.at(id).reserved.end), reserved_done_event, id);
+  }
+
+  // ---- deployments -----------------------------------------------------------------------
+
+  // Deploys workspace i's image on `node`: a cache hit, a wait for a transfer already coming
+  // (redundant transfer avoided), or a new transfer (hybrid: in `reserved`).
+  void deploy(std::size_t i, std::size_t node, std::optional<interval<T>> reserved,
+              bool needs_transfer) {
+    const workspace<T>& w = input_[i];
+    const std::int64_t size = images_.at(w.image);
+    if (!needs_transfer && !caches_.empty()) {
+      caches_[node].acquire(w.image);
+      const auto in = incoming_.find({node, w.image});
+      if (in != incoming_.end()) {
+        ++report_.summary.redundant_avoided;
+        transfers_.at(in->second).waiting.push_back({i, node, now_, false});
+      } else {
+        ++report_.summary.cache_hits;
+        node_ready(i, node, now_ + copy_time(size), now_, true);
+      }
+      return;
+    }
+    const std::size_t id = transfers_.size();
+    transfer tr;
+    tr.image = w.image;
+    tr.size_mb = size;
+    tr.node = node;
+    tr.cached = !caches_.empty();
+    tr.waiting.push_back({i, node, now_, true});
+    if (tr.cached) {
+      ++report_.summary.cache_misses;
+      for (const auto& victim : caches_[node].insert(w.image, w.image, size, T{0}))
+        incoming_.erase({node, victim});
+      caches_[node].acquire(w.image);
+      incoming_[{node, w.image}] = id;
+    }
+    report_.summary.mb_transferred += static_cast<double>(size);
+    if (reserved) {
+      tr.hybrid = true;
+      tr.reserved = *reserved;
+      transfers_.push_back(std::move(tr));
+      reschedule(id);
+      return;
+    }
+    double release = now_;
+    if (c_.strategy == staging_strategy::jit && w.start)
+      release = std::max(now_, static_cast<double>(*w.start) - jit_lead_);
+    transfers_.push_back(std::move(tr));
+    if (release <= now_)
+      shared_.start(id, static_cast<double>(size));
+    else
+      push(release, release_event, id);
+  }
+
+  void delivered(std::size_t id, double at) {
+    transfer& tr = transfers_.at(id);
+    if (tr.done) return;
+    if (tr.hybrid && std::abs(static_cast<double>(tr.reserved.end) - at) > 1e-9) return;  // moved
+    tr.done = at;
+    if (tr.cached) incoming_.erase({tr.node, tr.image});
+    const double copy = tr.cached ? copy_time(tr.size_mb) : 0.0;
+    for (const auto& dep : tr.waiting)
+      node_ready(dep.workspace, dep.node, at + copy, dep.decided, dep.counted);
+  }
+
+  void node_ready(std::size_t i, std::size_t /*node*/, double at, double decided, bool counted) {
+    workspace_result<T>& r = report_.workspaces[i];
+    r.ready = std::max(r.ready, at);
+    if (counted) {
+      ++report_.summary.deployments;
+      deploy_time_ += at - decided;
+    }
+    if (--pending_[i] > 0) return;
+    const workspace<T>& w = input_[i];
+    if (w.start) {
+      r.begin = std::max(static_cast<double>(*w.start), r.ready);
+      r.satisfaction = std::max(0.0, r.end - r.begin) / static_cast<double>(w.duration);
+    } else {
+      r.begin = r.ready;
+      r.end = r.ready + static_cast<double>(w.duration);
+      push(r.end, end_event, i);
+    }
+  }
+
+  void on_end(std::size_t i) {
+    const workspace<T>& w = input_[i];
+    const workspace_result<T>& r = report_.workspaces[i];
+    if (!caches_.empty())
+      for (std::size_t node : r.nodes) caches_[node].release(w.image);
+    if (!w.start)
+      for (std::size_t node : r.nodes) ++free_slots_[node];
+    report_.summary.makespan = std::max(report_.summary.makespan, now_);
+  }
+
+  // ---- ASAP workspaces: FIFO dispatch when n nodes have a free slot ----------------------
+
+  void dispatch() {
+    while (!queue_.empty()) {
+      const std::size_t i = queue_.front();
+      const workspace<T>& w = input_[i];
+      std::vector<std::tuple<int, std::size_t, std::size_t>> candidates;  // image, -free, node
+      for (std::size_t node = 0; node < c_.nodes; ++node)
+        if (free_slots_[node] > 0)
+          candidates.emplace_back(has_image(node, w.image) ? 0 : 1,
+                                  c_.vms_per_node - free_slots_[node], node);
+      if (candidates.size() < w.nodes) return;
+      std::ranges::sort(candidates);
+      queue_.erase(queue_.begin());
+      workspace_result<T>& r = report_.workspaces[i];
+      r.accepted = true;
+      r.dispatched = now_;
+      ++report_.summary.accepted;
+      for (std::size_t k = 0; k < w.nodes; ++k) r.nodes.push_back(std::get<2>(candidates[k]));
+      std::ranges::sort(r.nodes);
+      pending_[i] = w.nodes;
+      for (std::size_t node : r.nodes) --free_slots_[node];
+      for (std::size_t node : r.nodes) {
+        const bool needs = !has_image(node, w.image);
+        if (needs && !caches_.empty() && !caches_[node].can_admit(images_.at(w.image))) {
+          // No room in the cache: the instance is transferred straight to the working space.
+          deploy_uncached(i, node);
+          continue;
+        }
+        deploy(i, node, std::nullopt, needs);
+      }
+    }
+  }
+
+  void deploy_uncached(std::size_t i, std::size_t node) {
+    const std::int64_t size = images_.at(input_[i].image);
+    const std::size_t id = transfers_.size();
+    transfer tr;
+    tr.image = input_[i].image;
+    tr.size_mb = size;
+    tr.node = node;
+    tr.waiting.push_back({i, node, now_, true});
+    transfers_.push_back(std::move(tr));
+    ++report_.summary.cache_misses;
+    report_.summary.mb_transferred += static_cast<double>(size);
+    shared_.start(id, static_cast<double>(size));
+  }
+
+  void summarise() {
+    workspace_summary& s = report_.summary;
+    double satisfaction = 0.0;
+    std::size_t reservations = 0;
+    for (std::size_t i = 0; i < input_.size(); ++i) {
+      if (!input_[i].start || !report_.workspaces[i].accepted) continue;
+      ++reservations;
+      satisfaction += report_.workspaces[i].satisfaction;
+      if (report_.workspaces[i].satisfaction >= 1.0 - 1e-12) ++s.fully_satisfied;
+    }
+    if (reservations > 0) s.mean_satisfaction = satisfaction / static_cast<double>(reservations);
+    if (s.deployments > 0) s.mean_deploy_time = deploy_time_ / static_cast<double>(s.deployments);
+  }
+
+  const std::vector<workspace<T>>& input_;
+  const std::map<std::string, std::int64_t>& images_;
+  workspace_config c_;
+  cluster::slot_table<free_list<T, std::int64_t>> slots_;
+  repository_link<free_list<T, std::int64_t>> link_;
+  shared_link shared_;
+  std::vector<std::size_t> free_slots_;  // ASAP workspaces
+  std::vector<image_cache<T>> caches_;
+  std::map<std::pair<std::size_t, std::string>, std::size_t> incoming_;
+  std::vector<transfer> transfers_;
+  std::vector<std::size_t> moved_;
+  std::map<std::size_t, std::size_t> pending_;  // workspace -> nodes not ready yet
+  std::vector<std::size_t> queue_;
+  std::priority_queue<std::tuple<double, std::uint64_t, kind, std::size_t>,
+                      std::vector<std::tuple<double, std::uint64_t, kind, std::size_t>>,
+                      std::greater<>>
+      events_;
+  std::uint64_t seq_ = 0;
+  std::uint64_t next_order_ = 1ull << 62;
+  double now_ = 0.0;
+  double deploy_time_ = 0.0;
+  double jit_lead_ = 0.0;
+  workspace_report<T> report_;
+};
+
+}  // namespace detail
+
+// Runs the workspaces (any order) with the given image sizes (MB) and configuration. Throws,
+// before simulating anything: unknown_image for a workspace naming an image not in
+// `images`; invalid_request for an image larger than the cache, a non-positive size or
+// bandwidth, a workspace with no nodes or more than the cluster has, a non-positive
+// duration, or a start before the submission.
+template <time_value T>
+[[nodiscard]] workspace_report<T> run_workspaces(const std::vector<workspace<T>>& workspaces,
+                                                 const std::map<std::string, std::int64_t>& images,
+                                                 const workspace_config& config) {
+  return detail::workspace_simulation<T>(workspaces, images, config).run();
+}
+
+}  // namespace leasehold::policy::staging
