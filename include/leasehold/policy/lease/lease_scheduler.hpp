@@ -55,6 +55,10 @@
 #include "leasehold/policy/lease/observer.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
 
+namespace leasehold::io::detail {
+struct scheduler_access;  // io/lease_checkpoint.hpp: saves and restores the private state
+}  // namespace leasehold::io::detail
+
 namespace leasehold::policy::lease {
 
 // A lease the scheduler refuses to consider at all: malformed terms, a duplicate id, time
@@ -86,6 +90,7 @@ class lease_scheduler {
   using record_type = lease_record<time_type>;
   using config_type = scheduler_config<time_type>;
   using segment_type = segment<time_type>;
+  using preparation_type = Preparation;
 
   explicit lease_scheduler(table_type table, config_type config = {}, Preparation prep = {})
       : table_(std::move(table)),
@@ -287,6 +292,8 @@ class lease_scheduler {
   [[nodiscard]] time_type overhead() const { return config_.in_vms ? config_.boot_shutdown : 0; }
 
  private:
+  friend struct io::detail::scheduler_access;
+
   static constexpr int finish_order = 0;  // ends before begins at the same instant
   static constexpr int begin_order = 1;
   using event = std::tuple<time_type, int, std::uint64_t>;
