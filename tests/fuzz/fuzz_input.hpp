@@ -36,7 +36,7 @@ class fuzz_input {
       case 2:
         return static_cast<I>(std::numeric_limits<I>::max() - 1);
       case 3:
-        return static_cast<I>(-usual);
+        return usual == std::numeric_limits<I>::min() ? usual : static_cast<I>(-usual);
       case 4:
         return I{0};
       default:
