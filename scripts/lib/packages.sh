@@ -2,6 +2,9 @@
 # are missing, so that each script works on a fresh Debian machine.
 
 leasehold_packages=(cmake g++ make libboost-dev doctest-dev libbenchmark-dev)
+# The fuzz preset (scripts/fuzz): Debian's default clang and the compiler-rt package that
+# provides libFuzzer (-fsanitize=fuzzer) and the sanitizer runtimes for it.
+leasehold_fuzz_packages=(clang libclang-rt-dev)
 
 ensure_packages() {
   local missing=()

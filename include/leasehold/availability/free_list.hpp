@@ -73,6 +73,10 @@ class free_list {
     blocks_.swap(other.blocks_);
   }
 
+  // advance_to throws only from its argument check, and undoing a reserve or release that
+  // just succeeded never throws (see change_over): cluster::slot_table rolls back in place.
+  static constexpr bool nothrow_rollback = true;
+
   [[nodiscard]] C total() const noexcept { return total_; }
   [[nodiscard]] T origin() const noexcept { return blocks_.begin()->begin; }
 
@@ -213,11 +217,16 @@ class free_list {
 
   // Makes span.begin and span.end block boundaries, applies `change` to every block in the
   // span, then merges the two boundaries with their left neighbours where they became equal.
-  // Interior neighbours change by the same amount, so they stay distinct. Both split nodes
-  // are reserved before anything changes: from there on nothing can throw.
+  // Interior neighbours change by the same amount, so they stay distinct. The split nodes
+  // are reserved before anything changes: from there on nothing can throw. Exactly the nodes
+  // needed are reserved, never more: a merge returns a node to the pool, and the inverse call
+  // needs a split exactly where this one merged, so undoing a call that just succeeded never
+  // allocates (slot_table's rollback relies on that: nothrow_rollback).
   template <class Change>
   void change_over(interval<T> span, Change change) {
-    pool_.reserve_nodes(2);
+    std::size_t splits = block_at(span.begin)->begin != span.begin ? 1 : 0;
+    if (span.end != forever<T> && block_at(span.end)->begin != span.end) ++splits;
+    pool_.reserve_nodes(splits);
     split_at(span.begin);
     if (span.end != forever<T>) split_at(span.end);
     for (auto it = blocks_.find(span.begin); it != blocks_.end() && it->begin < span.end; ++it)

@@ -111,6 +111,10 @@ class free_tree {
 
   friend void swap(free_tree& a, free_tree& b) noexcept { a.swap(b); }
 
+  // advance_to throws only from its argument check, and undoing a reserve or release that
+  // just succeeded never throws (see change_over): cluster::slot_table rolls back in place.
+  static constexpr bool nothrow_rollback = true;
+
   [[nodiscard]] C total() const noexcept { return total_; }
   [[nodiscard]] T origin() const noexcept { return root_->first; }
 
@@ -475,11 +479,15 @@ class free_tree {
 
   // Makes span.begin and span.end block boundaries, applies `change` to every block in the
   // span, then merges each boundary with its left neighbour where they became equal (interior
-  // neighbours change by the same amount, so they stay distinct). The two nodes a split may
-  // need are taken from the pool first: from there on nothing can throw.
+  // neighbours change by the same amount, so they stay distinct). The nodes the splits need
+  // are taken from the pool first: from there on nothing can throw. Exactly those, never more:
+  // the inverse call splits exactly where this one merged (returning nodes to the pool), so
+  // undoing a call that just succeeded never allocates (nothrow_rollback).
   template <class Change>
   void change_over(interval<T> span, Change change) {
-    pool_.reserve_nodes(2);
+    std::size_t splits = block_at(span.begin)->begin != span.begin ? 1 : 0;
+    if (span.end != forever<T> && block_at(span.end)->begin != span.end) ++splits;
+    pool_.reserve_nodes(splits);
     split_block_at(span.begin);
     if (span.end != forever<T>) split_block_at(span.end);
     apply(root_, span, change);

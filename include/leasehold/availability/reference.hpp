@@ -36,6 +36,10 @@ class reference {
     points_.push_back({origin, total});
   }
 
+  // advance_to throws only from its argument check, and undoing a reserve or release that
+  // just succeeded never throws (see add_over): cluster::slot_table rolls back in place.
+  static constexpr bool nothrow_rollback = true;
+
   [[nodiscard]] C total() const noexcept { return total_; }
   [[nodiscard]] T origin() const noexcept { return points_.front().at; }
 
@@ -74,9 +78,7 @@ class reference {
         throw insufficient_capacity(detail::describe("reserve ", amount, " over ", span, ": only ",
                                                      points_[i].free, " free at ",
                                                      std::max(points_[i].at, span.begin)));
-    std::vector<point> next = points_;
-    add_over(next, span, [&](C& free) { free -= amount; });
-    points_ = std::move(next);
+    add_over(span, [&](C& free) { free -= amount; });
   }
 
   void release(interval<T> span, C amount) {
@@ -87,17 +89,14 @@ class reference {
         throw invalid_release(detail::describe("release ", amount, " over ", span, ": only ",
                                                total_ - points_[i].free, " booked at ",
                                                std::max(points_[i].at, span.begin)));
-    std::vector<point> next = points_;
-    add_over(next, span, [&](C& free) { free += amount; });
-    points_ = std::move(next);
+    add_over(span, [&](C& free) { free += amount; });
   }
 
   void advance_to(T t) {
     detail::check_advance(t, origin());
-    const std::size_t i = index_of(t);
-    std::vector<point> next(points_.begin() + static_cast<std::ptrdiff_t>(i), points_.end());
-    next.front().at = t;
-    points_ = std::move(next);
+    // In place, without allocating: erasing a prefix of trivially copyable points cannot throw.
+    points_.erase(points_.begin(), points_.begin() + static_cast<std::ptrdiff_t>(index_of(t)));
+    points_.front().at = t;
   }
 
   [[nodiscard]] std::vector<block_type> free_blocks() const {
@@ -142,22 +141,28 @@ class reference {
   }
 
   // Ensures change points at span.begin and span.end, applies `change` to every point in
-  // the span, then drops points that no longer change anything.
+  // the span, then drops points that no longer change anything. Room for the new points is
+  // made first, exactly as many as needed (the only step that can throw); the inverse call
+  // adds points exactly where this one dropped them, so undoing a call that just succeeded
+  // never allocates (nothrow_rollback).
   template <class Change>
-  static void add_over(std::vector<point>& points, interval<T> span, Change change) {
-    auto split_at = [&points](T t) {
-      auto it = std::lower_bound(points.begin(), points.end(), t,
+  void add_over(interval<T> span, Change change) {
+    const auto missing = [this](T t) {
+      return t != forever<T> && points_[index_of(t)].at != t ? std::size_t{1} : std::size_t{0};
+    };
+    points_.reserve(points_.size() + missing(span.begin) + missing(span.end));
+    auto split_at = [this](T t) {
+      auto it = std::lower_bound(points_.begin(), points_.end(), t,
                                  [](const point& p, T value) { return p.at < value; });
-      if (it == points.end() || it->at != t) points.insert(it, {t, std::prev(it)->free});
+      if (it == points_.end() || it->at != t) points_.insert(it, {t, std::prev(it)->free});
     };
     split_at(span.begin);
     if (span.end != forever<T>) split_at(span.end);
-    for (point& p : points)
+    for (point& p : points_)
       if (span.begin <= p.at && p.at < span.end) change(p.free);
-    std::vector<point> merged;
-    for (const point& p : points)
-      if (merged.empty() || !(merged.back().free == p.free)) merged.push_back(p);
-    points = std::move(merged);
+    const auto last = std::unique(points_.begin(), points_.end(),
+                                  [](const point& a, const point& b) { return a.free == b.free; });
+    points_.erase(last, points_.end());
   }
 
   C total_;

@@ -59,6 +59,10 @@ class slotted_ring {
     free_.assign(slots, total);
   }
 
+  // Nothing allocates after construction: advance_to throws only from its argument checks,
+  // and undoing a reserve or release that just succeeded never throws.
+  static constexpr bool nothrow_rollback = true;
+
   [[nodiscard]] C total() const noexcept { return total_; }
   [[nodiscard]] T origin() const noexcept { return origin_; }
   [[nodiscard]] T slot_width() const noexcept { return dt_; }

@@ -64,6 +64,17 @@ template <std::size_t N, class V>
   return amount;
 }
 
+// A backend declares `static constexpr bool nothrow_rollback = true` when its advance_to
+// throws only from its argument checks (before changing anything) and undoing a reserve or
+// release that just succeeded (the inverse call on the same span and amount) cannot throw.
+// The slot table then changes its profiles in place and rolls back on failure; for any other
+// backend it changes copies of the profiles a call touches and swaps them in only when all
+// succeeded, which costs a copy per call but keeps the strong guarantee whatever the backend.
+template <class A>
+inline constexpr bool nothrow_rollback = requires {
+  requires A::nothrow_rollback;
+};
+
 }  // namespace detail
 
 // Every node may start at once: the default per-node lower bound on the start. Any other
@@ -259,8 +270,19 @@ class slot_table {
   // Moves every profile's origin to t (see availability::advance_to).
   void advance_to(time_type t) {
     leasehold::detail::check_advance(t, origin());
-    aggregate_.advance_to(t);
-    for (A& node : nodes_) node.advance_to(t);
+    if constexpr (detail::nothrow_rollback<A>) {
+      // The aggregate checks t as every node would (same origin, same kind of profile), so
+      // once it has moved no node can refuse.
+      aggregate_.advance_to(t);
+      for (A& node : nodes_) node.advance_to(t);
+    } else {
+      A aggregate = aggregate_;
+      std::vector<A> nodes = nodes_;
+      aggregate.advance_to(t);
+      for (A& node : nodes) node.advance_to(t);
+      swap_in(aggregate_, aggregate);
+      nodes_.swap(nodes);
+    }
   }
 
   // Checks that the aggregate equals the sum over nodes everywhere, that every node has the
@@ -340,8 +362,21 @@ class slot_table {
   // Applies `change` to every node of p, then to the aggregate; if one throws, `undo`
   // restores the ones already changed (undo is the exact inverse of a change that just
   // succeeded, so it has the capacity it needs) and the exception propagates.
+  // Backends without nothrow_rollback: `change` runs on copies of the touched profiles, which
+  // replace the originals only when every change succeeded.
   template <class Change, class Undo>
   void apply(const placement_type& p, Change change, Undo undo) {
+    if constexpr (!detail::nothrow_rollback<A>) {
+      std::vector<A> changed;
+      changed.reserve(p.nodes.size() + 1);
+      for (std::size_t i : p.nodes) changed.push_back(nodes_[i]);
+      changed.push_back(aggregate_);
+      for (std::size_t k = 0; k < p.nodes.size(); ++k) change(changed[k], p.span, p.per_node);
+      change(changed.back(), p.span, detail::scaled(p.per_node, p.nodes.size()));
+      for (std::size_t k = 0; k < p.nodes.size(); ++k) swap_in(nodes_[p.nodes[k]], changed[k]);
+      swap_in(aggregate_, changed.back());
+      return;
+    }
     std::size_t done = 0;
     try {
       for (; done < p.nodes.size(); ++done) change(nodes_[p.nodes[done]], p.span, p.per_node);
@@ -372,6 +407,14 @@ class slot_table {
     } else {
       candidates.resize(count);
     }
+  }
+
+  static void swap_in(A& target, A& source) noexcept {
+    static_assert(std::is_nothrow_swappable_v<A>,
+                  "slot_table<A>: A needs a noexcept swap (or nothrow_rollback) for the strong "
+                  "guarantee");
+    using std::swap;
+    swap(target, source);
   }
 
   capacity_type per_node_total_;

@@ -38,8 +38,11 @@
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "leasehold/availability/concept.hpp"
@@ -54,6 +57,10 @@
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/policy/lease/observer.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
+
+namespace leasehold::io::detail {
+struct scheduler_access;  // io/lease_checkpoint.hpp: saves and restores the private state
+}  // namespace leasehold::io::detail
 
 namespace leasehold::policy::lease {
 
@@ -86,6 +93,7 @@ class lease_scheduler {
   using record_type = lease_record<time_type>;
   using config_type = scheduler_config<time_type>;
   using segment_type = segment<time_type>;
+  using preparation_type = Preparation;
 
   explicit lease_scheduler(table_type table, config_type config = {}, Preparation prep = {})
       : table_(std::move(table)),
@@ -134,6 +142,7 @@ class lease_scheduler {
   // Processes every segment begin and end up to `now` in time order (ends before begins at
   // the same time), re-evaluating the schedule after each instant.
   void advance_to(time_type now) {
+    if (!in_transaction_ && config_.strong_guarantee) return transaction([&] { advance_to(now); });
     check_now("advance_to", now);
     while (!events_.empty() && std::get<0>(*events_.begin()) <= now) {
       const time_type at = std::get<0>(*events_.begin());
@@ -156,10 +165,13 @@ class lease_scheduler {
   // reservations and immediate leases are admitted or rejected at once; best-effort leases
   // join the queue. Throws invalid_lease for malformed terms, changing nothing.
   submit_result submit(const terms_type& terms, time_type now) {
+    if (!in_transaction_ && config_.strong_guarantee)
+      return transaction([&] { return submit(terms, now); });
     check_now("submit", now);
     check_terms(terms, now);
     advance_to(now);
     record_type& l = leases_.emplace(terms.id, record_type{}).first->second;
+    inserted_ = terms.id;
     l.terms = terms;
     l.remaining_max = terms.duration;
     l.remaining_real = terms.real_duration > 0 ? terms.real_duration : terms.duration;
@@ -188,6 +200,8 @@ class lease_scheduler {
   // in the SWF logs' status 5). Returns false, changing nothing, when the lease has already
   // started (it then runs on) or is over.
   bool withdraw(std::uint64_t id, time_type now) {
+    if (!in_transaction_ && config_.strong_guarantee)
+      return transaction([&] { return withdraw(id, now); });
     check_now("withdraw", now);
     const auto it = leases_.find(id);
     if (it == leases_.end())
@@ -208,6 +222,7 @@ class lease_scheduler {
   // the rest of its booking is freed and the schedule re-evaluated. Throws invalid_lease for
   // a lease that is not running.
   void release(std::uint64_t id, time_type now) {
+    if (!in_transaction_ && config_.strong_guarantee) return transaction([&] { release(id, now); });
     check_now("release", now);
     const auto it = leases_.find(id);
     if (it == leases_.end())
@@ -296,6 +311,140 @@ class lease_scheduler {
   [[nodiscard]] time_type overhead() const { return config_.in_vms ? config_.boot_shutdown : 0; }
 
  private:
+  friend struct io::detail::scheduler_access;
+
+  // ---- the strong guarantee ------------------------------------------------------------------
+  //
+  // Every public mutating call (submit, withdraw, release, advance_to) runs as a transaction
+  // (unless config().strong_guarantee is off):
+  // what it may change is saved first (the slot table, the preparation step, the clock, the
+  // queue, reservations, events, bookings per node, and every lease record not yet over:
+  // records of done, rejected and withdrawn leases never change again), and swapped back if
+  // the call throws (std::bad_alloc, a Preparation's exception, an internal invariant). The
+  // observer hears of the call's events only once it has succeeded. The saving costs a copy
+  // of the slot table and of the live leases per call; tests/fault/ checks the guarantee by
+  // failing every allocation of every call in turn.
+
+  // Holds the events of a call in progress.
+  class deferred_events final : public lease_observer<time_type> {
+   public:
+    void on_ready(std::uint64_t id, time_type at, std::span<const std::size_t> nodes) override {
+      events_.push_back({kind::ready, id, at, {nodes.begin(), nodes.end()}, {}});
+    }
+    void on_suspended(std::uint64_t id, time_type at) override {
+      events_.push_back({kind::suspended, id, at, {}, {}});
+    }
+    void on_resumed(std::uint64_t id, time_type at, std::span<const std::size_t> nodes) override {
+      events_.push_back({kind::resumed, id, at, {nodes.begin(), nodes.end()}, {}});
+    }
+    void on_ended(std::uint64_t id, time_type at) override {
+      events_.push_back({kind::ended, id, at, {}, {}});
+    }
+    void on_rejected(std::uint64_t id, time_type at, std::string_view reason) override {
+      events_.push_back({kind::rejected, id, at, {}, std::string(reason)});
+    }
+    void on_requeued(std::uint64_t id, time_type at) override {
+      events_.push_back({kind::requeued, id, at, {}, {}});
+    }
+
+    void replay(lease_observer<time_type>& to) const {
+      for (const event_record& e : events_) {
+        switch (e.what) {
+          case kind::ready:
+            to.on_ready(e.id, e.at, e.nodes);
+            break;
+          case kind::suspended:
+            to.on_suspended(e.id, e.at);
+            break;
+          case kind::resumed:
+            to.on_resumed(e.id, e.at, e.nodes);
+            break;
+          case kind::ended:
+            to.on_ended(e.id, e.at);
+            break;
+          case kind::rejected:
+            to.on_rejected(e.id, e.at, e.reason);
+            break;
+          case kind::requeued:
+            to.on_requeued(e.id, e.at);
+            break;
+        }
+      }
+    }
+
+   private:
+    enum class kind { ready, suspended, resumed, ended, rejected, requeued };
+    struct event_record {
+      kind what;
+      std::uint64_t id;
+      time_type at;
+      std::vector<std::size_t> nodes;
+      std::string reason;
+    };
+    std::vector<event_record> events_;
+  };
+
+  template <class Body>
+  decltype(auto) transaction(Body body) {
+    static_assert(std::is_nothrow_move_constructible_v<Preparation> &&
+                      std::is_nothrow_move_assignable_v<Preparation>,
+                  "lease_scheduler: the Preparation must be nothrow movable, so that a failed "
+                  "call can be rolled back");
+    // The copies below may throw; nothing has changed yet.
+    table_type table = table_;
+    Preparation prep = prep_;
+    auto queue = queue_;
+    auto reserved = reserved_;
+    auto events = events_;
+    auto on_node = on_node_;
+    std::vector<std::pair<std::uint64_t, record_type>> live;
+    for (const auto& [id, l] : leases_)
+      if (l.state != lease_state::done && l.state != lease_state::rejected &&
+          l.state != lease_state::withdrawn)
+        live.emplace_back(id, l);
+    const time_type now = now_;
+    deferred_events deferred;
+    lease_observer<time_type>* const observer = observer_;
+    observer_ = &deferred;
+    in_transaction_ = true;
+    inserted_.reset();
+    const auto restore = [&]() noexcept {
+      using std::swap;
+      swap(table_, table);
+      swap(prep_, prep);
+      swap(queue_, queue);
+      swap(reserved_, reserved);
+      swap(events_, events);
+      swap(on_node_, on_node);
+      for (auto& [id, l] : live) swap(leases_.find(id)->second, l);
+      if (inserted_) leases_.erase(*inserted_);
+      now_ = now;
+    };
+    const auto finish = [&] {
+      observer_ = observer;
+      in_transaction_ = false;
+      inserted_.reset();
+    };
+    try {
+      if constexpr (std::is_void_v<decltype(body())>) {
+        body();
+        finish();
+        if (observer_ != nullptr) deferred.replay(*observer_);
+      } else {
+        auto result = body();
+        finish();
+        if (observer_ != nullptr) deferred.replay(*observer_);
+        return result;
+      }
+    } catch (...) {
+      if (in_transaction_) {  // thrown by the call, not by the observer after it succeeded
+        restore();
+        finish();
+      }
+      throw;
+    }
+  }
+
   static constexpr int finish_order = 0;  // ends before begins at the same instant
   static constexpr int begin_order = 1;
   using event = std::tuple<time_type, int, std::uint64_t>;
@@ -878,6 +1027,8 @@ class lease_scheduler {
   Preparation prep_;
   time_type now_;
   lease_observer<time_type>* observer_ = nullptr;
+  bool in_transaction_ = false;            // inside a public call (see transaction())
+  std::optional<std::uint64_t> inserted_;  // the lease submit() added in this call
   std::map<std::uint64_t, record_type> leases_;
   std::set<std::pair<time_type, std::uint64_t>> queue_;  // (submit, id): FIFO by submit time
   std::set<std::uint64_t> reserved_;  // best-effort leases booked for a future begin

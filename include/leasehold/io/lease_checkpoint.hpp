@@ -1,0 +1,462 @@
+#pragma once
+
+// Checkpoints of the lease scheduler (policy::lease::lease_scheduler): its configuration, its
+// clock, its slot table, every lease record (terms, state, remaining work, current segment,
+// the history of segments), the best-effort queue, the leases holding future reservations,
+// the pending events and the leases booked on each node. A restored scheduler answers every
+// query identically and continues a simulation bit for bit (tests/io/lease_checkpoint_test.cpp
+// resumes a simulation from a mid-run checkpoint to identical metrics).
+//
+// Not stored: the observer (set it again after loading) and the Preparation object, which the
+// caller passes in restored (images_predeployed has no state; a stateful preparation such as
+// image staging must be checkpointed by its owner alongside).
+//
+// load_scheduler is strict like load_profile, and it also checks the restored state against
+// itself (validate(): every booking matches the slot table; queue and states agree; events
+// and reservations name booked leases) before returning it.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "leasehold/io/checkpoint.hpp"
+#include "leasehold/io/json.hpp"
+#include "leasehold/policy/lease/lease_scheduler.hpp"
+
+namespace leasehold::io {
+
+namespace detail {
+
+template <class E>
+struct enum_names;
+
+template <>
+struct enum_names<policy::lease::lease_kind> {
+  static constexpr std::string_view names[] = {"advance_reservation", "best_effort", "immediate"};
+};
+template <>
+struct enum_names<policy::lease::lease_state> {
+  static constexpr std::string_view names[] = {"queued", "scheduled", "running",
+                                               "done",   "rejected",  "withdrawn"};
+};
+template <>
+struct enum_names<policy::lease::segment_outcome> {
+  static constexpr std::string_view names[] = {"completed", "suspended", "cancelled", "released"};
+};
+template <>
+struct enum_names<policy::lease::backfilling::mode> {
+  static constexpr std::string_view names[] = {"off", "aggressive", "conservative", "intermediate"};
+};
+template <>
+struct enum_names<policy::lease::suspension> {
+  static constexpr std::string_view names[] = {"none", "all"};
+};
+template <>
+struct enum_names<policy::lease::migration> {
+  static constexpr std::string_view names[] = {"none", "allowed"};
+};
+
+template <class E>
+[[nodiscard]] std::string_view name_of(E e) {
+  return enum_names<E>::names[static_cast<std::size_t>(e)];
+}
+
+template <class E>
+[[nodiscard]] E read_enum(const json_value& v) {
+  const std::string& text = v.as_string();
+  const auto& names = enum_names<E>::names;
+  for (std::size_t i = 0; i < std::size(names); ++i)
+    if (names[i] == text) return static_cast<E>(i);
+  std::string known;
+  for (std::string_view n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+  v.fail("unknown value \"" + text + "\" (expected one of " + known + ")");
+}
+
+template <class T>
+void write_optional(json_writer& w, std::string_view name, const std::optional<T>& v) {
+  w.key(name);
+  if (v)
+    w.value(*v);
+  else
+    w.null();
+}
+
+template <class T>
+[[nodiscard]] std::optional<T> read_optional(const json_value& v) {
+  if (v.is_null()) return std::nullopt;
+  return v.as_integer<T>();
+}
+
+template <time_value T>
+void write_interval(json_writer& w, std::string_view name, const interval<T>& span) {
+  w.key(name).begin_array(true).value(span.begin).value(span.end).end_array();
+}
+
+template <time_value T>
+[[nodiscard]] interval<T> read_interval(const json_value& v) {
+  const auto& pair = v.as_array(2);
+  return {pair[0].as_integer<T>(), pair[1].as_integer<T>()};
+}
+
+inline void write_id_list(json_writer& w, const auto& ids) {
+  w.begin_array(true);
+  for (const auto id : ids) w.value(id);
+  w.end_array();
+}
+
+inline void write_ids(json_writer& w, std::string_view name, const auto& ids) {
+  w.key(name);
+  write_id_list(w, ids);
+}
+
+template <class I>
+[[nodiscard]] std::vector<I> read_ids(const json_value& v) {
+  std::vector<I> ids;
+  for (const json_value& item : v.as_array()) ids.push_back(item.as_integer<I>());
+  return ids;
+}
+
+template <time_value T>
+void write_terms(json_writer& w, const policy::lease::lease_terms<T>& t) {
+  w.key("terms").begin_object();
+  w.member("id", t.id);
+  w.member("submit", t.submit);
+  w.member("kind", name_of(t.kind));
+  write_optional(w, "start", t.start);
+  w.key("start_window");
+  if (t.start_window)
+    w.begin_array(true).value(t.start_window->begin).value(t.start_window->end).end_array();
+  else
+    w.null();
+  w.member("nodes", t.nodes);
+  w.key("per_node");
+  write_capacity(w, t.per_node);
+  w.member("duration", t.duration);
+  w.member("real_duration", t.real_duration);
+  w.member("preemptible", t.preemptible);
+  w.key("image");
+  if (t.image)
+    w.begin_object().member("id", t.image->id).member("size_mb", t.image->size_mb).end_object();
+  else
+    w.null();
+  write_optional(w, "withdraw", t.withdraw);
+  w.end_object();
+}
+
+template <time_value T>
+[[nodiscard]] policy::lease::lease_terms<T> read_terms(const json_value& v) {
+  v.only_members({"id", "submit", "kind", "start", "start_window", "nodes", "per_node", "duration",
+                  "real_duration", "preemptible", "image", "withdraw"});
+  policy::lease::lease_terms<T> t;
+  t.id = v.at("id").as_integer<std::uint64_t>();
+  t.submit = v.at("submit").as_integer<T>();
+  t.kind = read_enum<policy::lease::lease_kind>(v.at("kind"));
+  t.start = read_optional<T>(v.at("start"));
+  if (!v.at("start_window").is_null()) t.start_window = read_interval<T>(v.at("start_window"));
+  t.nodes = v.at("nodes").as_integer<std::int64_t>();
+  t.per_node = read_capacity<policy::lease::node_resources>(v.at("per_node"));
+  t.duration = v.at("duration").as_integer<T>();
+  t.real_duration = v.at("real_duration").as_integer<T>();
+  t.preemptible = v.at("preemptible").as_bool();
+  if (const json_value& image = v.at("image"); !image.is_null()) {
+    image.only_members({"id", "size_mb"});
+    t.image = policy::lease::disk_image{image.at("id").as_string(),
+                                        image.at("size_mb").as_integer<std::int64_t>()};
+  }
+  t.withdraw = read_optional<T>(v.at("withdraw"));
+  return t;
+}
+
+template <time_value T>
+void write_segment(json_writer& w, const policy::lease::segment<T>& s) {
+  w.begin_object();
+  write_ids(w, "nodes", s.nodes);
+  w.key("per_node");
+  write_capacity(w, s.per_node);
+  write_interval(w, "booked", s.booked);
+  write_interval(w, "run", s.run);
+  w.member("migrates", s.migrates);
+  w.member("resumes", s.resumes);
+  w.member("suspends", s.suspends);
+  w.member("completes", s.completes);
+  w.member("finish", s.finish);
+  w.end_object();
+}
+
+template <time_value T>
+[[nodiscard]] policy::lease::segment<T> read_segment(const json_value& v) {
+  v.only_members({"nodes", "per_node", "booked", "run", "migrates", "resumes", "suspends",
+                  "completes", "finish"});
+  policy::lease::segment<T> s;
+  s.nodes = read_ids<std::size_t>(v.at("nodes"));
+  s.per_node = read_capacity<policy::lease::node_resources>(v.at("per_node"));
+  s.booked = read_interval<T>(v.at("booked"));
+  s.run = read_interval<T>(v.at("run"));
+  s.migrates = v.at("migrates").as_bool();
+  s.resumes = v.at("resumes").as_bool();
+  s.suspends = v.at("suspends").as_bool();
+  s.completes = v.at("completes").as_bool();
+  s.finish = v.at("finish").as_integer<T>();
+  return s;
+}
+
+template <time_value T>
+void write_record(json_writer& w, const policy::lease::lease_record<T>& l) {
+  w.begin_object();
+  write_terms(w, l.terms);
+  w.member("state", name_of(l.state));
+  w.member("remaining_max", l.remaining_max);
+  w.member("remaining_real", l.remaining_real);
+  write_optional(w, "first_start", l.first_start);
+  write_optional(w, "end", l.end);
+  w.key("current");
+  if (l.current)
+    write_segment(w, *l.current);
+  else
+    w.null();
+  write_ids(w, "suspended_on", l.suspended_on);
+  w.key("history").begin_array();
+  for (const auto& h : l.history) {
+    w.begin_object();
+    write_ids(w, "nodes", h.nodes);
+    write_interval(w, "span", h.span);
+    write_interval(w, "run", h.run);
+    w.member("work", h.work);
+    w.member("outcome", name_of(h.outcome));
+    w.end_object();
+  }
+  w.end_array();
+  w.member("suspensions", l.suspensions);
+  w.member("migrations", l.migrations);
+  w.member("cancellations", l.cancellations);
+  w.member("rejection", l.rejection);
+  w.member("generation", l.generation);
+  w.end_object();
+}
+
+template <time_value T>
+[[nodiscard]] policy::lease::lease_record<T> read_record(const json_value& v) {
+  v.only_members({"terms", "state", "remaining_max", "remaining_real", "first_start", "end",
+                  "current", "suspended_on", "history", "suspensions", "migrations",
+                  "cancellations", "rejection", "generation"});
+  policy::lease::lease_record<T> l;
+  l.terms = read_terms<T>(v.at("terms"));
+  l.state = read_enum<policy::lease::lease_state>(v.at("state"));
+  l.remaining_max = v.at("remaining_max").as_integer<T>();
+  l.remaining_real = v.at("remaining_real").as_integer<T>();
+  l.first_start = read_optional<T>(v.at("first_start"));
+  l.end = read_optional<T>(v.at("end"));
+  if (!v.at("current").is_null()) l.current = read_segment<T>(v.at("current"));
+  l.suspended_on = read_ids<std::size_t>(v.at("suspended_on"));
+  for (const json_value& h : v.at("history").as_array()) {
+    h.only_members({"nodes", "span", "run", "work", "outcome"});
+    l.history.push_back({read_ids<std::size_t>(h.at("nodes")), read_interval<T>(h.at("span")),
+                         read_interval<T>(h.at("run")), h.at("work").as_integer<T>(),
+                         read_enum<policy::lease::segment_outcome>(h.at("outcome"))});
+  }
+  l.suspensions = v.at("suspensions").as_integer<std::size_t>();
+  l.migrations = v.at("migrations").as_integer<std::size_t>();
+  l.cancellations = v.at("cancellations").as_integer<std::size_t>();
+  l.rejection = v.at("rejection").as_string();
+  l.generation = v.at("generation").as_integer<std::uint64_t>();
+  return l;
+}
+
+template <time_value T>
+void write_config(json_writer& w, const policy::lease::scheduler_config<T>& c) {
+  w.key("config").begin_object();
+  w.key("backfill")
+      .begin_object()
+      .member("mode", name_of(c.backfill.kind))
+      .member("reservations", c.backfill.reservations)
+      .end_object();
+  w.member("suspend", name_of(c.suspend));
+  w.member("migrate", name_of(c.migrate));
+  w.member("suspend_rate_mb_s", c.suspend_rate_mb_s);
+  w.member("resume_rate_mb_s", c.resume_rate_mb_s);
+  w.member("network_mb_s", c.network_mb_s);
+  w.member("in_vms", c.in_vms);
+  w.member("runtime_slowdown_percent", c.runtime_slowdown_percent);
+  w.member("boot_shutdown", c.boot_shutdown);
+  write_optional(w, "minimum_run", c.minimum_run);
+  w.member("reserve_disk_for_memory_state", c.reserve_disk_for_memory_state);
+  w.member("strong_guarantee", c.strong_guarantee);
+  w.end_object();
+}
+
+template <time_value T>
+[[nodiscard]] policy::lease::scheduler_config<T> read_config(const json_value& v) {
+  v.only_members({"backfill", "suspend", "migrate", "suspend_rate_mb_s", "resume_rate_mb_s",
+                  "network_mb_s", "in_vms", "runtime_slowdown_percent", "boot_shutdown",
+                  "minimum_run", "reserve_disk_for_memory_state", "strong_guarantee"});
+  policy::lease::scheduler_config<T> c;
+  const json_value& b = v.at("backfill");
+  b.only_members({"mode", "reservations"});
+  c.backfill.kind = read_enum<policy::lease::backfilling::mode>(b.at("mode"));
+  c.backfill.reservations = b.at("reservations").as_integer<std::size_t>();
+  c.suspend = read_enum<policy::lease::suspension>(v.at("suspend"));
+  c.migrate = read_enum<policy::lease::migration>(v.at("migrate"));
+  c.suspend_rate_mb_s = v.at("suspend_rate_mb_s").as_double();
+  c.resume_rate_mb_s = v.at("resume_rate_mb_s").as_double();
+  c.network_mb_s = v.at("network_mb_s").as_double();
+  c.in_vms = v.at("in_vms").as_bool();
+  c.runtime_slowdown_percent = v.at("runtime_slowdown_percent").as_integer<std::int64_t>();
+  c.boot_shutdown = v.at("boot_shutdown").as_integer<T>();
+  c.minimum_run = read_optional<T>(v.at("minimum_run"));
+  c.reserve_disk_for_memory_state = v.at("reserve_disk_for_memory_state").as_bool();
+  c.strong_guarantee = v.at("strong_guarantee").as_bool();
+  return c;
+}
+
+// The scheduler's private state, through the friend declaration in lease_scheduler.
+struct scheduler_access {
+  template <class S>
+  static void write(json_writer& w, const S& s) {
+    using T = typename S::time_type;
+    write_config(w, s.config_);
+    w.member("now", s.now_);
+    w.key("table").begin_object();
+    write_slot_table_body(w, s.table_);
+    w.end_object();
+    w.key("leases").begin_array();
+    for (const auto& entry : s.leases_) write_record<T>(w, entry.second);
+    w.end_array();
+    write_ids(w, "queue", s.queue());
+    write_ids(w, "reserved", s.reserved_);
+    w.key("events").begin_array();
+    for (const auto& [at, order, id] : s.events_)
+      w.begin_array(true).value(at).value(order).value(id).end_array();
+    w.end_array();
+    w.key("on_node").begin_array();
+    for (const auto& ids : s.on_node_) write_id_list(w, ids);
+    w.end_array();
+  }
+
+  template <class S, class Make, class Prep>
+  static S read(const json_value& doc, const Make& make, Prep prep) {
+    using T = typename S::time_type;
+    using A = typename S::table_type::node_type;
+    auto config = read_config<T>(doc.at("config"));
+    const T now = doc.at("now").as_integer<T>();
+    const json_value& table_doc = doc.at("table");
+    table_doc.only_members({"per_node_total", "origin", "nodes"});
+    auto table = read_slot_table_body<A>(table_doc, make);
+    if (table.origin() != now)
+      doc.at("now").fail("the clock " + std::to_string(now) +
+                         " differs from the slot table's origin " + std::to_string(table.origin()));
+    S s = building(doc, [&] { return S(std::move(table), config, std::move(prep)); });
+    for (const json_value& item : doc.at("leases").as_array()) {
+      auto record = read_record<T>(item);
+      const std::uint64_t id = record.terms.id;
+      if (!s.leases_.emplace(id, std::move(record)).second)
+        item.fail("lease " + std::to_string(id) + " appears twice");
+    }
+    const auto known = [&s](const json_value& where, std::uint64_t id) -> auto& {
+      const auto it = s.leases_.find(id);
+      if (it == s.leases_.end()) where.fail("unknown lease " + std::to_string(id));
+      return it->second;
+    };
+    const json_value& queue = doc.at("queue");
+    for (const json_value& item : queue.as_array()) {
+      const auto& l = known(item, item.as_integer<std::uint64_t>());
+      if (!s.queue_.insert({l.terms.submit, l.terms.id}).second) item.fail("queued twice");
+    }
+    if (s.queue() != read_ids<std::uint64_t>(queue))
+      queue.fail("the queue is not in FIFO order (submit time, then id)");
+    for (const json_value& item : doc.at("reserved").as_array()) {
+      const auto& l = known(item, item.as_integer<std::uint64_t>());
+      if (l.state != policy::lease::lease_state::scheduled || !l.is_best_effort())
+        item.fail("lease " + std::to_string(l.terms.id) +
+                  " holds a reservation but is not a scheduled best-effort lease");
+      s.reserved_.insert(l.terms.id);
+    }
+    for (const json_value& item : doc.at("events").as_array()) {
+      const auto& triple = item.as_array(3);
+      const T at = triple[0].as_integer<T>();
+      const int order = triple[1].as_integer<int>();
+      const auto& l = known(triple[2], triple[2].as_integer<std::uint64_t>());
+      if (!l.current) item.fail("an event for a lease without a segment");
+      const bool finish = order == S::finish_order && at == l.current->finish;
+      const bool begin = order == S::begin_order && at == l.current->booked.begin &&
+                         l.state == policy::lease::lease_state::scheduled;
+      if (!finish && !begin) item.fail("an event that matches no segment boundary");
+      if (at < now) item.fail("an event in the past");
+      s.events_.insert({at, order, l.terms.id});
+    }
+    const json_value& on_node = doc.at("on_node");
+    const auto& per_node = on_node.as_array(s.table_.node_count());
+    for (std::size_t node = 0; node < per_node.size(); ++node)
+      for (const json_value& item : per_node[node].as_array()) {
+        const auto& l = known(item, item.as_integer<std::uint64_t>());
+        if (!l.current || std::ranges::find(l.current->nodes, node) == l.current->nodes.end())
+          item.fail("lease " + std::to_string(l.terms.id) + " is not booked on node " +
+                    std::to_string(node));
+        s.on_node_[node].push_back(l.terms.id);
+      }
+    // Every booked lease must have its finish event and appear on each of its nodes.
+    for (const auto& [id, l] : s.leases_) {
+      if (!l.current) continue;
+      if (!s.events_.contains({l.current->finish, S::finish_order, id}))
+        doc.at("events").fail("lease " + std::to_string(id) + " has no finish event");
+      if (l.state == policy::lease::lease_state::scheduled &&
+          !s.events_.contains({l.current->booked.begin, S::begin_order, id}))
+        doc.at("events").fail("scheduled lease " + std::to_string(id) + " has no begin event");
+      for (std::size_t node : l.current->nodes)
+        if (node >= s.on_node_.size() || std::ranges::count(s.on_node_[node], id) != 1)
+          on_node.fail("lease " + std::to_string(id) + " is missing from node " +
+                       std::to_string(node));
+    }
+    try {
+      s.validate();
+    } catch (const invariant_violation& e) {
+      doc.fail(std::string("inconsistent scheduler state: ") + e.what());
+    }
+    return s;
+  }
+};
+
+}  // namespace detail
+
+template <class A, class P>
+void write_scheduler(json_writer& w, const policy::lease::lease_scheduler<A, P>& s) {
+  w.begin_object();
+  detail::write_header(w, "lease_scheduler");
+  detail::write_types<typename A::time_type, typename A::capacity_type>(w);
+  detail::scheduler_access::write(w, s);
+  w.end_object();
+}
+
+template <class A, class P>
+[[nodiscard]] std::string save_scheduler(const policy::lease::lease_scheduler<A, P>& s) {
+  json_writer w;
+  write_scheduler(w, s);
+  return w.take();
+}
+
+// Restores a lease_scheduler<A, P>; `make(total, origin)` builds each node profile (see
+// load_profile), `prep` is the (restored) preparation step.
+template <class Scheduler, class Make = construct_profile,
+          class Prep = typename Scheduler::preparation_type>
+[[nodiscard]] Scheduler read_scheduler(const json_value& doc, const Make& make = {},
+                                       Prep prep = {}) {
+  using A = typename Scheduler::table_type::node_type;
+  detail::check_header(doc, "lease_scheduler");
+  doc.only_members({"format", "version", "kind", "time_type", "capacity_type", "config", "now",
+                    "table", "leases", "queue", "reserved", "events", "on_node"});
+  detail::check_types<typename A::time_type, typename A::capacity_type>(doc);
+  return detail::scheduler_access::read<Scheduler>(doc, make, std::move(prep));
+}
+
+template <class Scheduler, class Make = construct_profile,
+          class Prep = typename Scheduler::preparation_type>
+[[nodiscard]] Scheduler load_scheduler(std::string_view text, const Make& make = {},
+                                       Prep prep = {}) {
+  return read_scheduler<Scheduler>(json_reader::parse(text), make, std::move(prep));
+}
+
+}  // namespace leasehold::io

@@ -1,0 +1,130 @@
+// Allocation-failure sweep over the lease scheduler: every submit, withdraw, release and
+// advance_to of a random workload runs with its k-th allocation failing for every k until it
+// succeeds. After every failed attempt the scheduler's whole observable state (its checkpoint
+// text: configuration, clock, slot table, every lease record, queue, reservations, events,
+// bookings per node) must be exactly as before, validate() must pass, and the observer must
+// have seen nothing of the failed call. At the end the run must equal one without failures.
+
+#include <cstdint>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <leasehold/io/lease_checkpoint.hpp>
+#include <leasehold/policy/lease/lease_scheduler.hpp>
+
+#include "fault/allocation_failure.hpp"
+
+using namespace leasehold;
+using namespace leasehold::policy::lease;
+namespace fault = leasehold::testing::fault;
+
+namespace {
+
+using T = std::int64_t;
+using scheduler = lease_scheduler<>;
+
+struct counting_observer : lease_observer<T> {
+  std::size_t events = 0;
+  void on_ready(std::uint64_t, T, std::span<const std::size_t>) override { ++events; }
+  void on_suspended(std::uint64_t, T) override { ++events; }
+  void on_resumed(std::uint64_t, T, std::span<const std::size_t>) override { ++events; }
+  void on_ended(std::uint64_t, T) override { ++events; }
+  void on_rejected(std::uint64_t, T, std::string_view) override { ++events; }
+  void on_requeued(std::uint64_t, T) override { ++events; }
+};
+
+std::vector<lease_terms<T>> workload(std::uint64_t seed, std::size_t count) {
+  std::mt19937_64 rng(seed);
+  auto uniform = [&rng](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  std::vector<lease_terms<T>> leases;
+  T submit = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    submit += uniform(0, 100);
+    lease_terms<T> t;
+    t.id = i + 1;
+    t.submit = submit;
+    t.nodes = uniform(1, 4);
+    t.per_node = {1, 1024, 0, 0};
+    t.duration = uniform(50, 900);
+    t.real_duration = uniform(1, t.duration);
+    if (uniform(0, 3) == 0) {
+      t.kind = lease_kind::advance_reservation;
+      t.start = submit + uniform(0, 1500);
+      t.preemptible = false;
+      t.real_duration = t.duration;
+    }
+    leases.push_back(t);
+  }
+  return leases;
+}
+
+// Drives `s` through the workload; every call goes through `call(s, f)`.
+template <class Call>
+void drive(scheduler& s, const std::vector<lease_terms<T>>& leases, Call call) {
+  std::size_t next = 0;
+  std::size_t turn = 0;
+  while (true) {
+    const auto internal = s.next_event_time();
+    if (next == leases.size() && !internal) break;
+    ++turn;
+    if (internal && (next == leases.size() || *internal < leases[next].submit)) {
+      const T at = *internal;
+      call([&] { s.advance_to(at); });
+      continue;
+    }
+    const lease_terms<T>& l = leases[next++];
+    call([&] { (void)s.submit(l, l.submit); });
+    if (turn % 7 == 0) {  // now and then a withdrawal or a release of an earlier lease
+      const std::uint64_t id = 1 + (turn * 31) % l.id;
+      const T now = l.submit;
+      if (s.lease(id).state == lease_state::running)
+        call([&] { s.release(id, now); });
+      else
+        call([&] { (void)s.withdraw(id, now); });
+    }
+  }
+}
+
+scheduler make(const scheduler_config<T>& config) {
+  return scheduler(cluster::slot_table<free_list<T, node_resources>>(5, {2, 4096, 20000, 10}),
+                   config);
+}
+
+}  // namespace
+
+TEST_CASE("fault: the lease scheduler gives the strong guarantee under bad_alloc") {
+  auto conservative = scheduler_config<T>::vm_predeploy();
+  conservative.backfill = backfilling::conservative();
+  for (const auto& config :
+       {scheduler_config<T>::vm_predeploy(), scheduler_config<T>::novm_nosr(), conservative}) {
+    const auto leases = workload(41, 14);
+    scheduler plain = make(config);
+    drive(plain, leases, [](auto f) { f(); });
+
+    scheduler s = make(config);
+    counting_observer observer;
+    s.set_observer(&observer);
+    std::size_t failures = 0;
+    std::size_t calls = 0;
+    drive(s, leases, [&](auto f) {
+      ++calls;
+      const std::string before = io::save_scheduler(s);
+      const std::size_t seen = observer.events;
+      failures += fault::sweep(f, [&] {
+                    s.validate();
+                    CHECK(observer.events == seen);
+                    const bool unchanged = io::save_scheduler(s) == before;
+                    CHECK(unchanged);
+                    if (!unchanged) throw std::logic_error("stop: state changed");
+                  }).failures;
+    });
+    CHECK(io::save_scheduler(s) == io::save_scheduler(plain));
+    CHECK(failures > calls);
+    MESSAGE(calls << " scheduler calls, " << failures << " injected allocation failures");
+  }
+}
