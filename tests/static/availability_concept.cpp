@@ -85,4 +85,13 @@ struct counts_in_doubles {
 };
 static_assert(!availability<counts_in_doubles>);
 
+// The optional refinement: undoing in place never throws. capacity_tree re-splits its
+// hierarchy on an undo, which may allocate, so it does not claim it.
+static_assert(nothrow_rollback_availability<free_list<>>);
+static_assert(nothrow_rollback_availability<free_tree<>>);
+static_assert(nothrow_rollback_availability<reference<>>);
+static_assert(nothrow_rollback_availability<slotted_ring<>>);
+static_assert(!nothrow_rollback_availability<capacity_tree<>>);
+static_assert(!nothrow_rollback_availability<int>);
+
 }  // namespace

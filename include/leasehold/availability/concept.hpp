@@ -52,4 +52,19 @@ concept availability =
   { ca.block_count() } -> std::convertible_to<std::size_t>;
 };
 
+// Optional refinement: a backend declares `static constexpr bool nothrow_rollback = true` when
+//  - advance_to(t) throws only from its argument check, before changing anything, and
+//  - undoing a reserve or release that just succeeded (the inverse call on the same span and
+//    amount) cannot throw, so undoing a sequence of calls in reverse order cannot throw either:
+//    each inverse finds the profile exactly as the call it undoes left it.
+// Why: a caller that changes several profiles, or one profile several times, in one call of
+// its own (cluster::slot_table, the adaptive scheduler) keeps the strong guarantee by undoing
+// what it did, in place, instead of working on a copy of every profile it touches.
+//   valid:   free_list<>, free_tree<>, reference<>
+//   invalid: capacity_tree<> (re-splitting its hierarchy on an undo may allocate)
+template <class A>
+concept nothrow_rollback_availability = availability<A> && requires {
+  requires A::nothrow_rollback;
+};
+
 }  // namespace leasehold

@@ -64,16 +64,13 @@ template <std::size_t N, class V>
   return amount;
 }
 
-// A backend declares `static constexpr bool nothrow_rollback = true` when its advance_to
-// throws only from its argument checks (before changing anything) and undoing a reserve or
-// release that just succeeded (the inverse call on the same span and amount) cannot throw.
-// The slot table then changes its profiles in place and rolls back on failure; for any other
-// backend it changes copies of the profiles a call touches and swaps them in only when all
-// succeeded, which costs a copy per call but keeps the strong guarantee whatever the backend.
+// With a backend that rolls back in place (nothrow_rollback_availability, availability/
+// concept.hpp) the slot table changes its profiles in place and undoes them on failure; for
+// any other backend it changes copies of the profiles a call touches and swaps them in only
+// when all succeeded, which costs a copy per call but keeps the strong guarantee whatever the
+// backend.
 template <class A>
-inline constexpr bool nothrow_rollback = requires {
-  requires A::nothrow_rollback;
-};
+inline constexpr bool nothrow_rollback = nothrow_rollback_availability<A>;
 
 }  // namespace detail
 

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -276,6 +277,53 @@ TEST_CASE_TEMPLATE("adaptive scheduler: bad input is rejected and changes nothin
     check_unchanged();
     // Still usable afterwards.
     CHECK(s.submit(good, T(6)).accepted);
+  }
+}
+
+TEST_CASE_TEMPLATE("adaptive scheduler: a throwing pricing function changes nothing", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  using C = typename B::capacity_type;
+  using placement_type = adaptive::placement<T, C>;
+  // The MDF case above: C (id 3) arriving at 2 moves B from [10, 60) to [20, 70). Here the
+  // user's pricing function throws when it prices C, after the profile was rebooked: the
+  // exception must reach the caller with the old schedule, clock and counters intact, and C
+  // must still be new (a second submit with a working price is accepted as in the case above).
+  bool refuse = true;
+  for (auto order : {adaptive::strategy::fifo, adaptive::strategy::missing_deadline_first}) {
+    CAPTURE(order);
+    adaptive::scheduler<B> s(B(C(1), T{0}),
+                             {.order = order,
+                              .price = [&refuse](const adaptive::adaptive_request<T, C>& req,
+                                                 const adaptive::placement<T, C>& where) {
+                                if (refuse && req.id == 3)
+                                  throw std::runtime_error("pricing service unavailable");
+                                return adaptive::algorithm2{}(req, where);
+                              }});
+    refuse = true;
+    CHECK(s.submit(rigid_request<B>(1, 0, 1, 10, 100), T(0)).accepted);
+    CHECK(s.submit(rigid_request<B>(2, 1, 1, 50, 1000), T(1)).accepted);
+    const auto before = blocks_of(s.profile());
+    const auto m = s.metrics();
+    const auto c = rigid_request<B>(3, 2, 1, 10, order == adaptive::strategy::fifo ? 100 : 30);
+    CHECK_THROWS_WITH_AS(s.submit(c, T(2)), "pricing service unavailable", std::runtime_error);
+    CHECK(blocks_of(s.profile()) == before);
+    CHECK(s.now() == T(1));
+    CHECK(s.waiting() == 1);
+    CHECK(s.find(3) == nullptr);
+    CHECK(*s.find(2) == placement_type{{piece_of<B>{{T(10), T(60)}, C(1), 0, 100}}});
+    CHECK(s.metrics().submitted == m.submitted);
+    CHECK(s.metrics().reschedules == 0);
+    refuse = false;
+    const auto d = s.submit(c, T(2));
+    REQUIRE(d.accepted);
+    if (order == adaptive::strategy::missing_deadline_first) {
+      CHECK(d.where == placement_type{{piece_of<B>{{T(10), T(20)}, C(1), 0, 100}}});
+      CHECK(*s.find(2) == placement_type{{piece_of<B>{{T(20), T(70)}, C(1), 0, 100}}});
+    } else {
+      CHECK(d.where == placement_type{{piece_of<B>{{T(60), T(70)}, C(1), 0, 100}}});
+    }
+    CHECK(s.metrics().submitted == m.submitted + 1);
   }
 }
 

@@ -101,6 +101,8 @@ class scheduler {
   // invalid_request, changing nothing, for a malformed request (see detail::shapes_of), a
   // duplicate id, or a time that goes back. Otherwise accepts it with a placement that
   // completes by its deadline, or rejects it; a rejection changes no reservation.
+  // Strong guarantee: if anything throws (an allocation, the pricing function), the scheduler
+  // is exactly as before the call (see transaction()).
   decision_type submit(const request_type& req, time_type now) {
     auto shapes = detail::shapes_of(req, profile_.total());
     check_time("submit", now);
@@ -111,27 +113,7 @@ class scheduler {
     if (seen_.contains(req.id))
       throw invalid_request(
           leasehold::detail::describe("adaptive request ", req.id, ": duplicate id"));
-    advance_to(now);
-    ++submitted_;
-
-    std::optional<placement_type> where = config_.order == strategy::missing_deadline_first
-                                              ? reschedule_with(req, shapes)
-                                              : place_around(req, shapes);
-    seen_.insert(req.id);
-    decision_type answer;
-    answer.id = req.id;
-    if (!where) {
-      ++rejected_;
-      answer.reason = leasehold::detail::describe("no shape of request ", req.id,
-                                                  " completes by its deadline ", req.deadline);
-      return answer;
-    }
-    answer.accepted = true;
-    answer.where = *where;
-    answer.price = config_.price(req, *where);
-    if (where->start() > now_) waiting_.push_back(req.id);
-    accepted_.emplace(req.id, entry{record_type{req, std::move(*where)}, std::move(shapes)});
-    return answer;
+    return transaction([&] { return submit_at(req, std::move(shapes), now); });
   }
 
   // Moves the present to `now`: requests that have started leave the waiting queue, and the
@@ -218,40 +200,154 @@ class scheduler {
                                                         now, ": before the current time ", now_));
   }
 
-  [[nodiscard]] std::optional<placement_type> search(const request_type& req,
-                                                     const shape_list& shapes) const {
-    return detail::placement_search<Backend>(profile_, shapes, req.split, now_, req.deadline).run();
-  }
+  // One change to the profile, kept so that it can be undone (see transaction()).
+  struct profile_change {
+    interval<time_type> span;
+    capacity_type amount;
+    bool reserved;  // reserve (undone by release) or release (undone by reserve)
+  };
 
-  // Books every piece, or none (strong guarantee).
-  void book(const placement_type& where) {
-    std::size_t done = 0;
+  // Every public mutating call of this class is a transaction. Changes to the profile go
+  // through reserve_logged / release_logged, which append to a journal whose room is made
+  // before the profile changes; everything else the call changes is prepared first (nodes
+  // allocated, the price computed) and committed at the end by steps that cannot throw. On a
+  // failure the journal is undone in reverse order: for a backend with nothrow_rollback that
+  // cannot throw and costs what the call changed; any other backend is restored from a copy
+  // taken when the call began.
+  template <class Body>
+  decltype(auto) transaction(Body body) {
+    journal_.clear();
+    std::optional<Backend> backup;
+    if constexpr (!nothrow_rollback_availability<Backend>) backup.emplace(profile_);
     try {
-      for (; done < where.pieces.size(); ++done)
-        profile_.reserve(where.pieces[done].span, where.pieces[done].resource_count);
+      return body();
     } catch (...) {
-      while (done > 0) {
-        --done;
-        profile_.release(where.pieces[done].span, where.pieces[done].resource_count);
+      if constexpr (nothrow_rollback_availability<Backend>) {
+        undo_to(0);
+      } else {
+        using std::swap;
+        swap(profile_, *backup);
       }
+      journal_.clear();
       throw;
     }
   }
 
+  void make_journal_room() {
+    if (journal_.size() == journal_.capacity())
+      journal_.reserve(std::max<std::size_t>(16, 2 * journal_.capacity()));
+  }
+
+  void reserve_logged(interval<time_type> span, capacity_type amount) {
+    make_journal_room();
+    profile_.reserve(span, amount);
+    journal_.push_back({span, amount, true});  // cannot throw: room made above
+  }
+
+  void release_logged(interval<time_type> span, capacity_type amount) {
+    make_journal_room();
+    profile_.release(span, amount);
+    journal_.push_back({span, amount, false});
+  }
+
+  // Undoes the journal back to `mark` entries, newest first.
+  void undo_to(std::size_t mark) {
+    while (journal_.size() > mark) {
+      const profile_change& change = journal_.back();
+      if (change.reserved)
+        profile_.release(change.span, change.amount);
+      else
+        profile_.reserve(change.span, change.amount);
+      journal_.pop_back();
+    }
+  }
+
+  // submit() after its checks, inside a transaction. The profile is advanced to `now` only
+  // at the end: its past cannot be restored, and the search never looks before `now`, so
+  // placing first gives the same schedule.
+  decision_type submit_at(const request_type& req, shape_list shapes, time_type now) {
+    // Requests that have started by `now` are running: out of the rescheduler's reach.
+    std::vector<std::uint64_t> waiting;
+    waiting.reserve(waiting_.size() + 1);
+    for (const std::uint64_t id : waiting_)
+      if (accepted_.at(id).record.where.start() > now) waiting.push_back(id);
+
+    std::vector<std::pair<std::uint64_t, placement_type>> moved;
+    std::optional<placement_type> where = config_.order == strategy::missing_deadline_first
+                                              ? reschedule_with(req, shapes, waiting, moved, now)
+                                              : place_around(req, shapes, now);
+
+    decision_type answer;
+    answer.id = req.id;
+    // Nodes for the id and the record are allocated now, inserted at the commit.
+    std::set<std::uint64_t> seen_node{req.id};
+    std::map<std::uint64_t, entry> accepted_node;
+    if (where) {
+      answer.accepted = true;
+      answer.where = *where;
+      answer.price = config_.price(req, *where);  // a user's function: may throw
+      accepted_node.emplace(req.id, entry{record_type{req, std::move(*where)}, std::move(shapes)});
+    } else {
+      answer.reason = leasehold::detail::describe("no shape of request ", req.id,
+                                                  " completes by its deadline ", req.deadline);
+    }
+    profile_.advance_to(now);  // the last step that may throw (only without nothrow_rollback)
+
+    // Commit: nothing below allocates or throws.
+    journal_.clear();
+    now_ = now;
+    ++submitted_;
+    seen_.insert(seen_node.extract(seen_node.begin()));
+    if (answer.accepted) {
+      const time_type start = answer.where.start();
+      accepted_.insert(accepted_node.extract(accepted_node.begin()));
+      if (start > now) waiting.push_back(req.id);  // room reserved above
+    } else {
+      ++rejected_;
+    }
+    bool rescheduled = false;
+    for (auto& [id, placed] : moved) {
+      placement_type& current = accepted_.find(id)->second.record.where;
+      rescheduled = rescheduled || current != placed;
+      current = std::move(placed);
+    }
+    if (rescheduled) ++reschedules_;
+    // The new order may start a waiting request at now: it is running from here on.
+    std::erase_if(waiting, [this, now](std::uint64_t id) {
+      return accepted_.find(id)->second.record.where.start() <= now;
+    });
+    waiting_.swap(waiting);
+    return answer;
+  }
+
+  [[nodiscard]] std::optional<placement_type> search(const request_type& req,
+                                                     const shape_list& shapes,
+                                                     time_type now) const {
+    return detail::placement_search<Backend>(profile_, shapes, req.split, now, req.deadline).run();
+  }
+
+  void book(const placement_type& where) {
+    for (const auto& piece : where.pieces) reserve_logged(piece.span, piece.resource_count);
+  }
+
   void unbook(const placement_type& where) {
-    for (const auto& piece : where.pieces) profile_.release(piece.span, piece.resource_count);
+    for (const auto& piece : where.pieces) release_logged(piece.span, piece.resource_count);
   }
 
   // FIFO: Algorithm 1 around the reservations already made.
-  std::optional<placement_type> place_around(const request_type& req, const shape_list& shapes) {
-    auto where = search(req, shapes);
+  std::optional<placement_type> place_around(const request_type& req, const shape_list& shapes,
+                                             time_type now) {
+    auto where = search(req, shapes, now);
     if (where) book(*where);
     return where;
   }
 
-  // Missing-Deadline-First, as described at the top of this file.
-  std::optional<placement_type> reschedule_with(const request_type& req, const shape_list& shapes) {
-    if (waiting_.empty()) return place_around(req, shapes);
+  // Missing-Deadline-First, as described at the top of this file. `waiting` are the requests
+  // that have not started by `now`; the new placements of those that moved go to `moved`.
+  std::optional<placement_type> reschedule_with(
+      const request_type& req, const shape_list& shapes, const std::vector<std::uint64_t>& waiting,
+      std::vector<std::pair<std::uint64_t, placement_type>>& moved, time_type now) {
+    if (waiting.empty()) return place_around(req, shapes, now);
 
     struct candidate {
       std::uint64_t id;
@@ -260,13 +356,13 @@ class scheduler {
       const request_type* request;
       const shape_list* shapes;
     };
-    const auto slack_of = [this](const request_type& r, const shape_list& s) {
-      return static_cast<double>(r.deadline) - static_cast<double>(now_) -
+    const auto slack_of = [now](const request_type& r, const shape_list& s) {
+      return static_cast<double>(r.deadline) - static_cast<double>(now) -
              static_cast<double>(s.front().duration);
     };
     std::vector<candidate> order;
-    order.reserve(waiting_.size() + 1);
-    for (const std::uint64_t id : waiting_) {
+    order.reserve(waiting.size() + 1);
+    for (const std::uint64_t id : waiting) {
       const entry& e = accepted_.at(id);
       order.push_back({id, slack_of(e.record.request, e.shapes), e.record.request.submit,
                        &e.record.request, &e.shapes});
@@ -278,51 +374,28 @@ class scheduler {
       return a.id < b.id;
     });
 
-    std::vector<std::pair<std::uint64_t, placement_type>> plan;
-    plan.reserve(order.size());
-    std::size_t released = 0;
-    const auto restore = [&] {
-      for (auto it = plan.rbegin(); it != plan.rend(); ++it) unbook(it->second);
-      plan.clear();
-      for (std::size_t i = 0; i < released; ++i) book(accepted_.at(waiting_[i]).record.where);
-      released = 0;
-    };
+    const std::size_t mark = journal_.size();
+    moved.reserve(order.size());
+    for (const std::uint64_t id : waiting) unbook(accepted_.at(id).record.where);
     std::optional<placement_type> mine;
-    bool complete = true;
-    try {
-      for (; released < waiting_.size(); ++released)
-        unbook(accepted_.at(waiting_[released]).record.where);
-      for (const candidate& c : order) {
-        auto where = search(*c.request, *c.shapes);
-        if (!where) {
-          if (c.id == req.id) continue;
-          complete = false;  // an accepted deadline would break: keep the old order
-          break;
-        }
-        book(*where);
-        if (c.id == req.id) mine = *where;
-        plan.emplace_back(c.id, std::move(*where));
+    for (const candidate& c : order) {
+      auto where = search(*c.request, *c.shapes, now);
+      if (!where) {
+        if (c.id == req.id) continue;
+        mine.reset();  // an accepted deadline would break: keep the old order
+        break;
       }
-    } catch (...) {
-      restore();
-      throw;
+      book(*where);
+      if (c.id == req.id)
+        mine = std::move(where);
+      else
+        moved.emplace_back(c.id, std::move(*where));
     }
-    if (!complete || !mine) {
-      restore();
-      return place_around(req, shapes);
+    if (!mine) {
+      undo_to(mark);
+      moved.clear();
+      return place_around(req, shapes, now);
     }
-    bool moved = false;
-    for (auto& [id, where] : plan) {
-      if (id == req.id) continue;
-      placement_type& current = accepted_.at(id).record.where;
-      moved = moved || current != where;
-      current = std::move(where);
-    }
-    if (moved) ++reschedules_;
-    // The new order may start a waiting request at now_: it is running from here on.
-    std::erase_if(waiting_, [this](std::uint64_t id) {
-      return accepted_.at(id).record.where.start() <= now_;
-    });
     return mine;
   }
 
@@ -335,6 +408,7 @@ class scheduler {
   std::size_t submitted_ = 0;
   std::size_t rejected_ = 0;
   std::size_t reschedules_ = 0;
+  std::vector<profile_change> journal_;  // this call's profile changes (see transaction())
 };
 
 }  // namespace leasehold::policy::adaptive
