@@ -89,7 +89,7 @@ void bm_earliest_fit(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
   state.counters["blocks"] = static_cast<double>(profile.block_count());
-  if constexpr (requires { profile.memory_usage(); })
+  if constexpr (leasehold::measured_availability<Backend>)
     state.counters["bytes_per_booking"] =
         static_cast<double>(profile.memory_usage()) / static_cast<double>(live);
   if constexpr (requires { profile.hierarchy(); }) {

@@ -14,5 +14,6 @@
 #include "leasehold/availability/concept.hpp"
 #include "leasehold/availability/free_list.hpp"
 #include "leasehold/availability/free_tree.hpp"
+#include "leasehold/availability/latest_fit.hpp"
 #include "leasehold/availability/reference.hpp"
 #include "leasehold/availability/slotted_ring.hpp"

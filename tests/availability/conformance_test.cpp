@@ -45,6 +45,38 @@ TEST_CASE_TEMPLATE("availability: an empty profile is one block of the total", B
   CHECK(profile.earliest_fit({amount<B>(1), T{50}, {T{500}, T{550}}}) == T{500});
 }
 
+TEST_CASE_TEMPLATE("availability: latest_fit is the latest feasible start", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  using C = typename B::capacity_type;
+  // 10 units; 4 booked over [10, 20) and 8 over [30, 40): free is 10 on [0, 10), 6 on
+  // [10, 20), 10 on [20, 30), 2 on [30, 40), 10 from 40 on.
+  B profile(amount<B>(10));
+  profile.reserve({10, 20}, amount<B>(4));
+  profile.reserve({30, 40}, amount<B>(8));
+  const auto latest = [&](std::int64_t c, std::int64_t d, std::int64_t begin, std::int64_t end) {
+    return leasehold::latest_fit(profile, request<T, C>{amount<B>(c), T(d), {T(begin), T(end)}});
+  };
+  CHECK(latest(6, 10, 0, 40) == T{20});         // [30, 40) blocks: the run [0, 30) ends at 30
+  CHECK(latest(7, 10, 0, 40) == T{20});         // runs [0, 10) and [20, 30): the later one
+  CHECK(latest(7, 11, 0, 40) == std::nullopt);  // no run of 7 is 11 long before 40
+  CHECK(latest(7, 10, 0, 25) == T{0});          // [20, 25) is too short; back to [0, 10)
+  CHECK(latest(1, 5, 0, 100) == T{95});         // free at the window's end
+  CHECK(latest(10, 5, 5, 12) == T{5});          // the window's begin bounds it: s in [5, 7]
+  CHECK(latest(3, 5, 0, 40) == T{25});          // 2 free on [30, 40) is too little for 3 ...
+  CHECK(latest(2, 5, 0, 40) == T{35});          // ... and enough for 2
+  // Before the origin the window is clamped, as for earliest_fit.
+  profile.advance_to(T{22});
+  CHECK(latest(7, 8, 0, 30) == T{22});
+  CHECK(latest(7, 9, 0, 30) == std::nullopt);
+  // Malformed requests are refused with the call named, and change nothing.
+  const auto before = blocks_of(profile);
+  CHECK_THROWS_WITH_AS(latest(1, 0, 0, 100), doctest::Contains("latest_fit"), invalid_request);
+  CHECK_THROWS_AS(latest(1, 50, 100, 120), invalid_request);  // window shorter than duration
+  CHECK_THROWS_AS(latest(11, 5, 0, 100), invalid_request);    // more than the total
+  CHECK(blocks_of(profile) == before);
+}
+
 TEST_CASE_TEMPLATE("availability: reserve lowers free capacity exactly over the span", B,
                    LEASEHOLD_EXACT_SCALAR_BACKENDS) {
   using T = typename B::time_type;
@@ -279,6 +311,7 @@ namespace {
 template <class T, class C>
 void round_to_slots(leasehold::testing::differential_config<T, C>& config, T dt,
                     std::size_t slots) {
+  config.check_latest_fit = false;
   const auto down = [dt](T t) {
     T remainder = static_cast<T>(t % dt);
     if (remainder < 0) remainder = static_cast<T>(remainder + dt);

@@ -161,7 +161,7 @@ void sweep_backend(Make make, std::uint64_t seed, std::size_t operations, std::i
   const auto blocks = a.free_blocks();
   std::vector<typename A::block_type> have(blocks.begin(), blocks.end());
   auto want = oracle.free_blocks();
-  if constexpr (requires { a.horizon(); }) {
+  if constexpr (bounded_availability<A>) {
     const T end = a.horizon().end;
     std::erase_if(want, [end](const auto& b) { return b.span.begin >= end; });
     if (!want.empty() && want.back().span.end > end) want.back().span.end = end;

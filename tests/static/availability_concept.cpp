@@ -94,4 +94,18 @@ static_assert(nothrow_rollback_availability<slotted_ring<>>);
 static_assert(!nothrow_rollback_availability<capacity_tree<>>);
 static_assert(!nothrow_rollback_availability<int>);
 
+// capacity_tree names a type for a vector capacity, but not an availability (asking is an
+// answer, not a compile error; building one is: tests/static/fail/).
+static_assert(!availability<capacity_tree<std::int64_t, resources<4, std::int64_t>>>);
+
+// The other optional refinements, as the shipped backends opt into them.
+static_assert(latest_fit_availability<free_list<>> && latest_fit_availability<reference<>>);
+static_assert(validating_availability<free_list<>> && validating_availability<free_tree<>> &&
+              validating_availability<capacity_tree<>> && validating_availability<reference<>> &&
+              validating_availability<slotted_ring<>>);
+static_assert(bounded_availability<slotted_ring<>> && !bounded_availability<free_list<>>);
+static_assert(measured_availability<free_list<>> && measured_availability<free_tree<>> &&
+              measured_availability<capacity_tree<>> && measured_availability<slotted_ring<>>);
+static_assert(std::same_as<free_block_of<free_list<int, int>>, free_block<int, int>>);
+
 }  // namespace

@@ -52,11 +52,6 @@ namespace leasehold {
 
 template <time_value T = std::int64_t, capacity_value C = std::int64_t>
 class capacity_tree {
-  static_assert(scalar_capacity<C>,
-                "capacity_tree<T, C> needs a scalar capacity C: its blocks nest by how much is "
-                "free, which needs capacities ordered on one axis, and a resources<N, V> vector "
-                "is not (use free_list or slotted_ring for vector capacities)");
-
  public:
   using time_type = T;
   using capacity_type = C;
@@ -792,6 +787,26 @@ class capacity_tree {
   detail::node_pool<node> pool_;  // declared first: outlives every node's links
   node* root_ = nullptr;
   scratch scratch_;  // reused by every reserve and release, so they rarely allocate
+};
+
+namespace detail {
+template <class...>
+inline constexpr bool always_false = false;
+}  // namespace detail
+
+// A capacity_tree over a vector capacity names a type with no members, so that asking
+// availability<capacity_tree<T, resources<N, V>>> is simply false; building one fails with the
+// reason.
+template <time_value T, capacity_value C>
+requires(!scalar_capacity<C>) class capacity_tree<T, C> {
+ public:
+  template <class... Args>
+  explicit capacity_tree(Args&&...) {
+    static_assert(detail::always_false<Args...>,
+                  "capacity_tree<T, C> needs a scalar capacity C: its blocks nest by how much is "
+                  "free, which needs capacities ordered on one axis, and a resources<N, V> vector "
+                  "is not (use free_list, free_tree or slotted_ring for vector capacities)");
+  }
 };
 
 }  // namespace leasehold

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <optional>
 #include <ranges>
+#include <utility>
 
 #include "leasehold/core/capacity.hpp"
 #include "leasehold/core/request.hpp"
@@ -52,7 +53,12 @@ concept availability =
   { ca.block_count() } -> std::convertible_to<std::size_t>;
 };
 
-// Optional refinement: a backend declares `static constexpr bool nothrow_rollback = true` when
+// Optional refinements. The library never requires them; where a backend has one, the layers
+// above use it, and each use is spelled with the concept below so that a user-written
+// backend can see exactly what it opts into.
+
+// nothrow_rollback_availability: the backend declares `static constexpr bool nothrow_rollback
+// = true` when
 //  - advance_to(t) throws only from its argument check, before changing anything, and
 //  - undoing a reserve or release that just succeeded (the inverse call on the same span and
 //    amount) cannot throw, so undoing a sequence of calls in reverse order cannot throw either:
@@ -60,11 +66,53 @@ concept availability =
 // Why: a caller that changes several profiles, or one profile several times, in one call of
 // its own (cluster::slot_table, the adaptive scheduler) keeps the strong guarantee by undoing
 // what it did, in place, instead of working on a copy of every profile it touches.
-//   valid:   free_list<>, free_tree<>, reference<>
+//   valid:   free_list<>, free_tree<>, reference<>, slotted_ring<>
 //   invalid: capacity_tree<> (re-splitting its hierarchy on an undo may allocate)
 template <class A>
 concept nothrow_rollback_availability = availability<A> && requires {
   requires A::nothrow_rollback;
 };
+
+// latest_fit_availability: `latest_fit(r)` answers the mirror question, the LATEST feasible
+// start s of r (window.begin <= s, s + duration <= window.end, amount free over
+// [s, s + duration)), or nullopt; a window that reaches forever has no latest start and is
+// invalid_request. Why: image transfers are placed "as close as possible to the deadline"
+// (Sotomayor, Keahey & Foster, Haizea §3.2; Overhead Matters' EDF as late as possible).
+// leasehold::latest_fit(a, r) (availability/latest_fit.hpp) answers it for every availability,
+// from free_blocks() when the backend has no faster member.
+//   valid:   free_list<>, reference<>, slotted_ring<>, capacity_tree<>, free_tree<>
+template <class A>
+concept latest_fit_availability = availability<A> &&
+    requires(const A& a, const request<typename A::time_type, typename A::capacity_type>& r) {
+  { a.latest_fit(r) } -> std::same_as<std::optional<typename A::time_type>>;
+};
+
+// validating_availability: `validate()` checks the structure's own invariants and throws
+// invariant_violation naming the first one broken. Why: the slot table, the lease scheduler
+// and the checkpoint reader call it after restoring or in their own validate(), so that a
+// corrupted profile is reported where it is found.
+template <class A>
+concept validating_availability = availability<A> && requires(const A& a) {
+  a.validate();
+};
+
+// bounded_availability: `horizon()` is the span [origin, end) the backend holds; time at or
+// past its end is out_of_horizon. Why: a fixed book-ahead (slotted_ring) answers only inside
+// it, and a checkpoint restored into such a backend is compared over the horizon only.
+template <class A>
+concept bounded_availability = availability<A> && requires(const A& a) {
+  { a.horizon() } -> std::same_as<interval<typename A::time_type>>;
+};
+
+// measured_availability: `memory_usage()` is the bytes the structure holds (nodes, pools,
+// arrays). Why: benchmarks report bytes per live reservation for every backend that tells.
+template <class A>
+concept measured_availability = availability<A> && requires(const A& a) {
+  { a.memory_usage() } -> std::convertible_to<std::size_t>;
+};
+
+// The element type of free_blocks(): what the conformance tests and checkpoints compare.
+template <availability A>
+using free_block_of = std::ranges::range_value_t<decltype(std::declval<const A&>().free_blocks())>;
 
 }  // namespace leasehold

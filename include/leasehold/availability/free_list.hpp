@@ -118,6 +118,28 @@ class free_list {
     }
   }
 
+  // The mirror of Fig. 3, walking back from the window's end: the run of blocks with enough
+  // free that ends latest is extended backwards until it is long enough, and the search
+  // restarts before the first block that is too small. O(blocks walked).
+  [[nodiscard]] std::optional<T> latest_fit(const request_type& r) const {
+    const auto starts = detail::check_request(r, total_, origin(), "latest_fit");
+    if (starts.empty()) return std::nullopt;
+    // Compared without differences, which could overflow T: run_end >= starts.first + d
+    // (<= the window's end) holds at the top of every turn, so run_end - d cannot.
+    const T shortest_end = static_cast<T>(starts.first + r.duration);
+    T run_end = static_cast<T>(starts.last + r.duration);  // the window's end
+    auto it = block_at(static_cast<T>(run_end - 1));
+    while (true) {
+      if (fits(r.amount, it->free)) {
+        if (it->begin <= run_end - r.duration) return static_cast<T>(run_end - r.duration);
+      } else {
+        run_end = it->begin;  // the blocker; the next run ends at its begin
+      }
+      if (run_end < shortest_end || it == blocks_.begin()) return std::nullopt;
+      --it;
+    }
+  }
+
   void reserve(interval<T> span, C amount) {
     detail::check_span("reserve", span, origin());
     detail::check_amount("reserve", amount, total_);

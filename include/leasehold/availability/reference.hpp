@@ -70,6 +70,22 @@ class reference {
     return std::nullopt;
   }
 
+  // The mirror image, by brute force: a latest fit ends at the clamped window end or where the
+  // free capacity drops, so every such end is tried, latest first.
+  [[nodiscard]] std::optional<T> latest_fit(const request_type& r) const {
+    const auto starts = detail::check_request(r, total_, origin(), "latest_fit");
+    if (starts.empty()) return std::nullopt;
+    std::vector<T> candidates{starts.last};
+    for (const point& p : points_) {
+      const std::optional<T> s = detail::checked_sub(p.at, r.duration);
+      if (s && *s >= starts.first && *s < starts.last) candidates.push_back(*s);
+    }
+    std::ranges::sort(candidates, std::greater<>{});
+    for (T s : candidates)
+      if (fits(r.amount, min_free({s, static_cast<T>(s + r.duration)}))) return s;
+    return std::nullopt;
+  }
+
   void reserve(interval<T> span, C amount) {
     detail::check_span("reserve", span, origin());
     detail::check_amount("reserve", amount, total_);

@@ -286,7 +286,7 @@ class slot_table {
   // same origin and total, and each profile's own invariants where it has validate(). Throws
   // invariant_violation naming the first difference.
   void validate() const {
-    if constexpr (requires(const A& a) { a.validate(); }) {
+    if constexpr (validating_availability<A>) {
       aggregate_.validate();
       for (const A& node : nodes_) node.validate();
     }

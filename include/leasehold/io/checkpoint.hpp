@@ -182,8 +182,8 @@ template <time_value T, capacity_value C>
 }
 
 template <availability A>
-[[nodiscard]] std::vector<typename A::block_type> blocks_of(const A& a) {
-  std::vector<typename A::block_type> blocks;
+[[nodiscard]] std::vector<free_block_of<A>> blocks_of(const A& a) {
+  std::vector<free_block_of<A>> blocks;
   for (const auto& b : a.free_blocks()) blocks.push_back(b);
   return blocks;
 }
@@ -192,7 +192,7 @@ template <availability A>
 // the part inside it (a ring's horizon may end before the saved profile does).
 template <availability A, time_value T, capacity_value C>
 [[nodiscard]] std::vector<free_block<T, C>> expected_in(const A& a, block_list<T, C> list) {
-  if constexpr (requires { a.horizon(); }) {
+  if constexpr (bounded_availability<A>) {
     const T end = a.horizon().end;
     std::erase_if(list.blocks, [end](const auto& b) { return b.span.begin >= end; });
     if (!list.blocks.empty() && list.blocks.back().span.end > end)
@@ -288,7 +288,7 @@ requires detail::profile_maker<Make, A>
                       [&a](interval<T> span, const C& amount) { a.reserve(span, amount); });
   if (detail::blocks_of(a) != detail::expected_in(a, list))
     doc.at("blocks").fail("the backend cannot hold this profile exactly (slot rounding)");
-  if constexpr (requires { a.validate(); }) a.validate();
+  if constexpr (validating_availability<A>) a.validate();
   return a;
 }
 

@@ -61,21 +61,23 @@ struct start_range {
 };
 
 // Validates a request and returns the range of starts it allows on a profile with this
-// origin. Throws invalid_request for malformed requests; an empty range (the window closes
-// before the origin plus the duration) is a valid request that simply has no answer.
+// origin. Throws invalid_request for malformed requests, naming `operation`; an empty range
+// (the window closes before the origin plus the duration) is a valid request that simply has
+// no answer.
 template <time_value T, capacity_value C>
-[[nodiscard]] start_range<T> check_request(const request<T, C>& r, const C& total, T origin) {
+[[nodiscard]] start_range<T> check_request(const request<T, C>& r, const C& total, T origin,
+                                           const char* operation = "earliest_fit") {
   if (r.duration <= 0)
-    throw invalid_request(describe("earliest_fit ", r, ": duration must be positive"));
-  check_amount("earliest_fit", r.amount, total);
+    throw invalid_request(describe(operation, ' ', r, ": duration must be positive"));
+  check_amount(operation, r.amount, total);
   if (r.window.end < r.window.begin)
-    throw invalid_request(describe("earliest_fit ", r, ": window ends before it begins"));
+    throw invalid_request(describe(operation, ' ', r, ": window ends before it begins"));
   const std::optional<T> earliest_end = checked_add(r.window.begin, r.duration);
   if (!earliest_end)
     throw invalid_request(
-        describe("earliest_fit ", r, ": window begin + duration overflows the time type"));
+        describe(operation, ' ', r, ": window begin + duration overflows the time type"));
   if (*earliest_end > r.window.end)
-    throw invalid_request(describe("earliest_fit ", r, ": window is shorter than the duration"));
+    throw invalid_request(describe(operation, ' ', r, ": window is shorter than the duration"));
   // window.end - duration >= window.begin here, so it cannot overflow.
   return {std::max(r.window.begin, origin), static_cast<T>(r.window.end - r.duration)};
 }

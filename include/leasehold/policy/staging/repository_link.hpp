@@ -18,10 +18,10 @@
 #include "leasehold/availability/concept.hpp"
 #include "leasehold/availability/detail/checks.hpp"
 #include "leasehold/availability/free_list.hpp"
+#include "leasehold/availability/latest_fit.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/request.hpp"
 #include "leasehold/core/time.hpp"
-#include "leasehold/policy/staging/detail/latest_fit.hpp"
 
 namespace leasehold::policy::staging {
 
@@ -69,8 +69,9 @@ class repository_link {
   // The latest such span: EDF transfers "as close as possible to the deadline" (§3.2).
   [[nodiscard]] std::optional<interval<time_type>> latest(time_type duration, time_type from,
                                                           time_type deadline) const {
-    const auto s = leasehold::detail::latest_fit(profile_, bandwidth_kb_s_, duration,
-                                                 interval<time_type>{from, deadline});
+    const time_type first = std::max(from, profile_.origin());
+    if (deadline < first || deadline - first < duration) return std::nullopt;
+    const auto s = leasehold::latest_fit(profile_, {bandwidth_kb_s_, duration, {first, deadline}});
     if (!s) return std::nullopt;
     return interval<time_type>{*s, static_cast<time_type>(*s + duration)};
   }
