@@ -241,4 +241,28 @@ void run_against(fuzz_input& in, A& a, Oracle& oracle, typename A::time_type ste
   check_blocks(a, oracle, "free_blocks differ at the end");
 }
 
+// The whole harness of an exact backend that takes scalar and vector capacities (free_list,
+// free_tree): the first byte picks a scalar capacity (even, the backend `Scalar` over
+// std::int64_t) or a resources<4> vector (odd, `Vector` over vector4).
+using vector4 = resources<4, std::int64_t>;
+
+template <class Scalar, class Vector>
+int fuzz_exact_backend(const std::uint8_t* data, std::size_t size) {
+  fuzz_input in(data, size);
+  const bool vector = in.byte() % 2 == 1;
+  const auto origin = in.in(-100, 100);
+  if (!vector) {
+    const auto total = in.in(1, 12);
+    Scalar a(total, origin);
+    reference<std::int64_t, std::int64_t> oracle(total, origin);
+    run_against(in, a, oracle, std::int64_t{1});
+  } else {
+    const vector4 total{{in.in(1, 8), in.in(0, 4096), in.in(0, 100), in.in(0, 10)}};
+    Vector a(total, origin);
+    reference<std::int64_t, vector4> oracle(total, origin);
+    run_against(in, a, oracle, std::int64_t{1});
+  }
+  return 0;
+}
+
 }  // namespace leasehold::fuzzing
