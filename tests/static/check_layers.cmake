@@ -1,0 +1,33 @@
+# Run by ctest (static.layers_include_only_lower_layers): every header under include/leasehold/
+# may include only its own layer and the layers below it (docs/architecture.md). Fails naming
+# each header and include that reaches up.
+#   cmake -DINCLUDE_DIR=<repo>/include -P check_layers.cmake
+set(rank_core 0)
+set(rank_availability 1)
+set(rank_cluster 2)
+set(rank_policy 3)
+set(rank_sim 4)
+set(rank_io 5)
+
+file(GLOB_RECURSE headers RELATIVE "${INCLUDE_DIR}" "${INCLUDE_DIR}/leasehold/*/*.hpp")
+set(violations "")
+foreach(header IN LISTS headers)
+  string(REGEX MATCH "^leasehold/([a-z_]+)/" _ "${header}")
+  set(layer "${CMAKE_MATCH_1}")
+  if(NOT DEFINED rank_${layer})
+    continue()  # leasehold/c/ (the C header) and anything outside the layers
+  endif()
+  file(STRINGS "${INCLUDE_DIR}/${header}" includes REGEX "^#include \"leasehold/")
+  foreach(line IN LISTS includes)
+    string(REGEX MATCH "\"leasehold/([a-z_]+)[/.]" _ "${line}")
+    set(target "${CMAKE_MATCH_1}")
+    if(DEFINED rank_${target} AND rank_${target} GREATER rank_${layer})
+      string(APPEND violations "\n  ${header}: ${line} (${layer} may not include ${target})")
+    endif()
+  endforeach()
+endforeach()
+list(LENGTH headers count)
+if(violations)
+  message(FATAL_ERROR "headers that include a higher layer:${violations}")
+endif()
+message(STATUS "${count} headers include only their own layer and the layers below it")
