@@ -24,6 +24,8 @@
 
 namespace py = pybind11;
 
+void bind_leases(py::module_& m);  // leases.cpp
+
 namespace {
 
 using time_type = std::int64_t;
@@ -171,4 +173,6 @@ PYBIND11_MODULE(_leasehold, m) {
       m, "reference4", "reference over resources<4, int64>: capacities are 4-tuples.");
   bind_ring<leasehold::slotted_ring<time_type, vector4>>(
       m, "slotted_ring4", "slotted_ring over resources<4, int64>: capacities are 4-tuples.");
+
+  bind_leases(m);
 }

@@ -1,0 +1,63 @@
+"""The lease layer from Python: a hand-computed three-lease run, metrics, and errors that
+leave the scheduler unchanged."""
+
+import os
+
+import pytest
+
+import leasehold
+
+
+def three_leases():
+    # Two nodes. Lease 1 takes both for [0, 100); leases 2 (50 s) and 3 (30 s) each need one
+    # node and wait until 100, in FIFO order on the two freed nodes.
+    return [
+        leasehold.lease_terms(1, 0, duration=100, nodes=2),
+        leasehold.lease_terms(2, 10, duration=50),
+        leasehold.lease_terms(3, 20, duration=30),
+    ]
+
+
+def test_simulation_hand_computed():
+    s = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr())
+    assert leasehold.simulate_leases(s, three_leases()) > 0
+    assert [(s.first_start(i), s.end(i)) for i in (1, 2, 3)] == [(0, 100), (100, 150), (100, 130)]
+    assert all(s.state(i) == leasehold.lease_state.done for i in (1, 2, 3))
+    m = leasehold.measure(s, warmup_fraction=0.0)
+    assert m.all_best_effort == 150
+    assert m.best_effort_completed == 3
+    # Waits 0, 90 and 80 s.
+    assert m.mean_wait == pytest.approx(170 / 3)
+    s.validate()
+
+
+def test_errors_leave_scheduler_unchanged():
+    s = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr())
+    assert s.submit(leasehold.lease_terms(1, 0, duration=100), 0) == (leasehold.admission.queued, "")
+    with pytest.raises(leasehold.InvalidRequest, match="asks for 3 nodes but the cluster has 2"):
+        s.submit(leasehold.lease_terms(2, 0, duration=10, nodes=3), 0)
+    s.advance_to(50)
+    with pytest.raises(leasehold.InvalidRequest, match="time went backwards"):
+        s.submit(leasehold.lease_terms(3, 5, duration=10), 5)
+    assert s.now == 50
+    assert s.first_start(1) == 0 and s.state(1) == leasehold.lease_state.running
+    with pytest.raises(leasehold.Error):
+        s.state(2)  # never admitted
+    s.validate()
+
+
+def test_swf_reader(tmp_path):
+    log = tmp_path / "tiny.swf"
+    # job submit wait run procs cpu mem reqprocs reqtime reqmem status uid gid app queue part prev think
+    log.write_text(
+        "; tiny log\n"
+        "1 0 0 100 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n"
+        "2 10 0 50 1 -1 -1 1 60 -1 1 1 1 1 1 1 -1 -1\n"
+    )
+    leases = leasehold.read_swf_leases(str(log))
+    assert [(l.id, l.submit, l.nodes, l.duration, l.real_duration) for l in leases] == [
+        (1, 0, 2, 100, 100),
+        (2, 10, 1, 60, 50),
+    ]
+    with pytest.raises(leasehold.Error, match="cannot open"):
+        leasehold.read_swf_leases(str(tmp_path / "missing.swf"))
