@@ -18,6 +18,7 @@
 #include "leasehold/policy/lease/lease_scheduler.hpp"
 #include "leasehold/sim/lease_simulation.hpp"
 #include "leasehold/sim/metrics.hpp"
+#include "leasehold/sim/workload/haizea_injection.hpp"
 #include "leasehold/sim/workload/swf.hpp"
 #include "leasehold/sim/workload/swf_leases.hpp"
 
@@ -95,6 +96,19 @@ void bind_leases(py::module_& m) {
       .def_readwrite("real_duration", &terms::real_duration)
       .def_readwrite("preemptible", &terms::preemptible)
       .def_readwrite("withdraw", &terms::withdraw)
+      .def_property(
+          "image",
+          [](const terms& t) -> std::optional<py::tuple> {
+            if (!t.image) return std::nullopt;
+            return py::make_tuple(t.image->id, t.image->size_mb);
+          },
+          [](terms& t, const std::optional<std::pair<std::string, std::int64_t>>& image) {
+            if (image)
+              t.image = lease::disk_image{image->first, image->second};
+            else
+              t.image.reset();
+          },
+          "(image id, size in MB), or None when images are predeployed.")
       .def("__repr__", [](const terms& t) {
         return "lease_terms(id=" + std::to_string(t.id) + ", submit=" + std::to_string(t.submit) +
                ", nodes=" + std::to_string(t.nodes) + ", duration=" + std::to_string(t.duration) +
@@ -192,4 +206,15 @@ void bind_leases(py::module_& m) {
       },
       py::arg("path"), py::arg("procs_per_node") = 1,
       "Reads a Standard Workload Format log and converts every job to a best-effort lease.");
+  m.def(
+      "read_ar_injections",
+      [](const std::string& path, std::uint64_t first_id) {
+        std::ifstream in(path);
+        if (!in) throw leasehold::invalid_request("read_ar_injections: cannot open " + path);
+        const auto file = leasehold::haizea::read_injections(in);
+        return leasehold::haizea::to_lease_terms<T>(file.leases, first_id);
+      },
+      py::arg("path"), py::arg("first_id") = 0,
+      "Reads a Haizea AR-injection file (Sotomayor et al. §4.2) as advance-reservation leases\n"
+      "with ids first_id, first_id + 1, ...");
 }

@@ -61,3 +61,26 @@ def test_swf_reader(tmp_path):
     ]
     with pytest.raises(leasehold.Error, match="cannot open"):
         leasehold.read_swf_leases(str(tmp_path / "missing.swf"))
+
+
+def test_ar_injection_reader():
+    shared = os.environ.get("LEASEHOLD_SHARED_DIR")
+    path = None
+    if shared:
+        path = os.path.join(shared, "haizea-workloads", "ar-injections-30days",
+                            "work_10-dur_3h-size_2medium.lwf")
+    if path is None or not os.path.exists(path):
+        pytest.skip("Haizea AR-injection files not found (LEASEHOLD_SHARED_DIR)")
+    leases = leasehold.read_ar_injections(path, 1000)
+    assert leases and leases[0].id == 1000 and leases[1].id == 1001
+    assert all(l.kind == leasehold.lease_kind.advance_reservation for l in leases)
+    assert all(not l.preemptible and l.real_duration <= l.duration for l in leases)
+
+
+def test_image_property():
+    t = leasehold.lease_terms(1, 0, duration=10)
+    assert t.image is None
+    t.image = ("debian.img", 600)
+    assert t.image == ("debian.img", 600)
+    t.image = None
+    assert t.image is None

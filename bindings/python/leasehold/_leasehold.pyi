@@ -118,6 +118,7 @@ class lease_terms:
     real_duration: int
     preemptible: bool
     withdraw: Optional[int]
+    image: Optional[Tuple[str, int]]
     def __init__(
         self,
         id: int = ...,
@@ -191,3 +192,4 @@ def measure(
     scheduler: lease_scheduler, trace_start: int = 0, warmup_fraction: float = 0.05
 ) -> lease_metrics: ...
 def read_swf_leases(path: str, procs_per_node: int = 1) -> List[lease_terms]: ...
+def read_ar_injections(path: str, first_id: int = 0) -> List[lease_terms]: ...
