@@ -10,7 +10,12 @@
 #include <cstdint>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "leasehold/cluster/slot_table.hpp"
@@ -38,6 +43,75 @@ node_resources to_resources(const std::array<std::int64_t, 4>& v) { return node_
 py::tuple to_tuple(const node_resources& r) {
   return py::make_tuple(r.values[0], r.values[1], r.values[2], r.values[3]);
 }
+
+// Forwards the scheduler's events (Haizea §3.3) to a Python object's on_* methods. A Python
+// exception raised by a callback must not unwind through the scheduler mid-event, so it is
+// caught here and kept; later events are dropped, and the bound call that caused them
+// raises it once the scheduler has finished its step and its state is consistent.
+class observer_bridge final : public lease::lease_observer<T> {
+ public:
+  explicit observer_bridge(py::object target) : target_(std::move(target)) {}
+  ~observer_bridge() override {
+    py::gil_scoped_acquire gil;
+    target_ = py::object();
+    pending_ = std::nullopt;
+  }
+
+  void on_ready(std::uint64_t id, T at, std::span<const std::size_t> nodes) override {
+    call("on_ready", id, at, std::vector<std::size_t>(nodes.begin(), nodes.end()));
+  }
+  void on_suspended(std::uint64_t id, T at) override { call("on_suspended", id, at); }
+  void on_resumed(std::uint64_t id, T at, std::span<const std::size_t> nodes) override {
+    call("on_resumed", id, at, std::vector<std::size_t>(nodes.begin(), nodes.end()));
+  }
+  void on_ended(std::uint64_t id, T at) override { call("on_ended", id, at); }
+  void on_rejected(std::uint64_t id, T at, std::string_view reason) override {
+    call("on_rejected", id, at, std::string(reason));
+  }
+  void on_requeued(std::uint64_t id, T at) override { call("on_requeued", id, at); }
+
+  // Raises the kept exception, if any (the GIL is held).
+  void raise_pending() {
+    if (!pending_) return;
+    py::error_already_set e = std::move(*pending_);
+    pending_ = std::nullopt;
+    throw e;
+  }
+
+ private:
+  template <class... Args>
+  void call(const char* name, Args&&... args) noexcept {
+    py::gil_scoped_acquire gil;
+    if (pending_) return;
+    try {
+      if (py::hasattr(target_, name)) target_.attr(name)(std::forward<Args>(args)...);
+    } catch (py::error_already_set& e) {
+      pending_.emplace(std::move(e));
+    } catch (...) {
+      // A conversion failure inside pybind11 (e.g. out of memory) has no Python error to
+      // keep; turn it into one.
+      try {
+        throw py::value_error(std::string("leasehold: observer.") + name + " failed");
+      } catch (py::error_already_set& e) {
+        pending_.emplace(std::move(e));
+      } catch (...) {
+      }
+    }
+  }
+
+  py::object target_;
+  std::optional<py::error_already_set> pending_;
+};
+
+// The scheduler plus the bridge to its Python observer, which must outlive it.
+struct python_scheduler {
+  scheduler engine;
+  std::unique_ptr<observer_bridge> observer;
+
+  void raise_pending() {
+    if (observer) observer->raise_pending();
+  }
+};
 
 }  // namespace
 
@@ -130,38 +204,75 @@ void bind_leases(py::module_& m) {
       .def_readwrite("runtime_slowdown_percent", &config::runtime_slowdown_percent)
       .def_readwrite("strong_guarantee", &config::strong_guarantee);
 
-  py::class_<scheduler>(m, "lease_scheduler",
-                        "Haizea's lease scheduler over `nodes` identical nodes of `per_node`.")
+  py::class_<python_scheduler>(
+      m, "lease_scheduler", "Haizea's lease scheduler over `nodes` identical nodes of `per_node`.")
       .def(py::init(
                [](std::size_t nodes, const std::array<std::int64_t, 4>& per_node, const config& c) {
-                 return scheduler(table(nodes, to_resources(per_node)), c);
+                 return std::make_unique<python_scheduler>(
+                     python_scheduler{scheduler(table(nodes, to_resources(per_node)), c), nullptr});
                }),
            py::arg("nodes"), py::arg("per_node"), py::arg("config") = config{})
-      .def_property_readonly("now", &scheduler::now)
+      .def_property_readonly("now", [](const python_scheduler& s) { return s.engine.now(); })
+      .def(
+          "set_observer",
+          [](python_scheduler& s, py::object observer) {
+            if (observer.is_none()) {
+              s.engine.set_observer(nullptr);
+              s.observer.reset();
+              return;
+            }
+            auto bridge = std::make_unique<observer_bridge>(std::move(observer));
+            s.engine.set_observer(bridge.get());
+            s.observer = std::move(bridge);
+          },
+          py::arg("observer"),
+          "An object with any of on_ready(id, at, nodes), on_suspended(id, at),\n"
+          "on_resumed(id, at, nodes), on_ended(id, at), on_rejected(id, at, reason),\n"
+          "on_requeued(id, at); None removes it. An exception a callback raises is re-raised\n"
+          "by the call that caused the event, after the scheduler has finished that step.")
       .def(
           "submit",
-          [](scheduler& s, const terms& t, T now) {
-            auto r = s.submit(t, now);
+          [](python_scheduler& s, const terms& t, T now) {
+            auto r = s.engine.submit(t, now);
+            s.raise_pending();
             return py::make_tuple(r.outcome, r.reason);
           },
           py::arg("terms"), py::arg("now"),
           "Submits a lease at `now`; returns (admission, reason).")
-      .def("advance_to", &scheduler::advance_to, py::arg("now"), "Runs every event up to `now`.")
-      .def("next_event_time", &scheduler::next_event_time)
-      .def("withdraw", &scheduler::withdraw, py::arg("id"), py::arg("now"))
-      .def("queue", &scheduler::queue, "Ids of the best-effort queue, in order.")
-      .def("queue_size", &scheduler::queue_size)
       .def(
-          "state", [](const scheduler& s, std::uint64_t id) { return s.lease(id).state; },
+          "advance_to",
+          [](python_scheduler& s, T now) {
+            s.engine.advance_to(now);
+            s.raise_pending();
+          },
+          py::arg("now"), "Runs every event up to `now`.")
+      .def("next_event_time", [](const python_scheduler& s) { return s.engine.next_event_time(); })
+      .def(
+          "withdraw",
+          [](python_scheduler& s, std::uint64_t id, T now) {
+            const bool withdrawn = s.engine.withdraw(id, now);
+            s.raise_pending();
+            return withdrawn;
+          },
+          py::arg("id"), py::arg("now"))
+      .def(
+          "queue", [](const python_scheduler& s) { return s.engine.queue(); },
+          "Ids of the best-effort queue, in order.")
+      .def("queue_size", [](const python_scheduler& s) { return s.engine.queue_size(); })
+      .def(
+          "state",
+          [](const python_scheduler& s, std::uint64_t id) { return s.engine.lease(id).state; },
           py::arg("id"))
       .def(
           "first_start",
-          [](const scheduler& s, std::uint64_t id) { return s.lease(id).first_start; },
+          [](const python_scheduler& s, std::uint64_t id) {
+            return s.engine.lease(id).first_start;
+          },
           py::arg("id"))
       .def(
-          "end", [](const scheduler& s, std::uint64_t id) { return s.lease(id).end; },
+          "end", [](const python_scheduler& s, std::uint64_t id) { return s.engine.lease(id).end; },
           py::arg("id"))
-      .def("validate", &scheduler::validate);
+      .def("validate", [](const python_scheduler& s) { s.engine.validate(); });
 
   py::class_<leasehold::sim::lease_metrics>(m, "lease_metrics", "The measures of Table 1 (§4.4).")
       .def_readonly("all_best_effort", &leasehold::sim::lease_metrics::all_best_effort)
@@ -178,19 +289,25 @@ void bind_leases(py::module_& m) {
 
   m.def(
       "simulate_leases",
-      [](scheduler& s, const std::vector<terms>& leases) {
-        py::gil_scoped_release unlocked;
-        return leasehold::sim::simulate_leases(s, leases).steps;
+      [](python_scheduler& s, const std::vector<terms>& leases) {
+        std::size_t steps = 0;
+        {
+          py::gil_scoped_release unlocked;
+          steps = leasehold::sim::simulate_leases(s.engine, leases).steps;
+        }
+        s.raise_pending();
+        return steps;
       },
       py::arg("scheduler"), py::arg("leases"),
       "Runs the leases through the scheduler until nothing is left to happen (GIL released);\n"
       "returns the number of scheduler steps.");
   m.def(
       "measure",
-      [](const scheduler& s, T trace_start, double warmup_fraction) {
+      [](const python_scheduler& s, T trace_start, double warmup_fraction) {
         leasehold::sim::metrics_options o;
         o.warmup_fraction = warmup_fraction;
-        return leasehold::sim::measure(s.leases(), s.table().node_count(), trace_start, o);
+        return leasehold::sim::measure(s.engine.leases(), s.engine.table().node_count(),
+                                       trace_start, o);
       },
       py::arg("scheduler"), py::arg("trace_start") = 0, py::arg("warmup_fraction") = 0.05,
       "Table 1's metrics of a finished simulation.");

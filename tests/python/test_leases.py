@@ -84,3 +84,59 @@ def test_image_property():
     assert t.image == ("debian.img", 600)
     t.image = None
     assert t.image is None
+
+
+class recorder:
+    def __init__(self):
+        self.events = []
+
+    def on_ready(self, id, at, nodes):
+        self.events.append(("ready", id, at, list(nodes)))
+
+    def on_ended(self, id, at):
+        self.events.append(("ended", id, at))
+
+
+def test_python_observer_sees_events():
+    s = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr())
+    r = recorder()
+    s.set_observer(r)
+    leasehold.simulate_leases(s, three_leases())
+    assert r.events == [
+        ("ready", 1, 0, [0, 1]),
+        ("ended", 1, 100),
+        ("ready", 2, 100, [0]),
+        ("ready", 3, 100, [1]),
+        ("ended", 3, 130),
+        ("ended", 2, 150),
+    ]
+
+
+class failing(recorder):
+    def on_ready(self, id, at, nodes):
+        super().on_ready(id, at, nodes)
+        raise RuntimeError(f"observer refuses lease {id}")
+
+
+def test_observer_exception_is_raised_after_a_consistent_step():
+    s = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr())
+    f = failing()
+    s.set_observer(f)
+    with pytest.raises(RuntimeError, match="observer refuses lease 1"):
+        s.submit(leasehold.lease_terms(1, 0, duration=100), 0)
+    # The lease was admitted and started all the same: the scheduler finished its step.
+    assert s.state(1) == leasehold.lease_state.running
+    s.validate()
+    # The exception is reported once; the scheduler keeps working.
+    s.set_observer(None)
+    s.advance_to(100)
+    assert s.state(1) == leasehold.lease_state.done and s.end(1) == 100
+
+
+def test_observer_exception_from_simulation():
+    s = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr())
+    s.set_observer(failing())
+    with pytest.raises(RuntimeError, match="observer refuses lease 1"):
+        leasehold.simulate_leases(s, three_leases())
+    assert [s.end(i) for i in (1, 2, 3)] == [100, 150, 130]
+    s.validate()
