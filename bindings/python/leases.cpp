@@ -24,6 +24,7 @@
 #include "leasehold/sim/lease_simulation.hpp"
 #include "leasehold/sim/metrics.hpp"
 #include "leasehold/sim/workload/haizea_injection.hpp"
+#include "leasehold/sim/workload/haizea_lwf.hpp"
 #include "leasehold/sim/workload/swf.hpp"
 #include "leasehold/sim/workload/swf_leases.hpp"
 
@@ -334,4 +335,13 @@ void bind_leases(py::module_& m) {
       py::arg("path"), py::arg("first_id") = 0,
       "Reads a Haizea AR-injection file (Sotomayor et al. §4.2) as advance-reservation leases\n"
       "with ids first_id, first_id + 1, ...");
+  m.def(
+      "read_lwf_leases",
+      [](const std::string& path) {
+        std::ifstream in(path);
+        if (!in) throw leasehold::invalid_request("read_lwf_leases: cannot open " + path);
+        return leasehold::haizea::to_lease_terms<T>(leasehold::haizea::read_lwf(in));
+      },
+      py::arg("path"),
+      "Reads a Haizea lease workload file (LWF, XML) as lease_terms in file order.");
 }

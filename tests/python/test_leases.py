@@ -140,3 +140,45 @@ def test_observer_exception_from_simulation():
         leasehold.simulate_leases(s, three_leases())
     assert [s.end(i) for i in (1, 2, 3)] == [100, 150, 130]
     s.validate()
+
+
+LWF = """<?xml version="1.0"?>
+<lease-workload name="two">
+  <lease-requests>
+    <lease-request arrival="00:00:00.00">
+      <lease id="1" preemptible="true">
+        <nodes><node-set numnodes="1"><res amount="100" type="CPU"/><res amount="1024" type="Memory"/></node-set></nodes>
+        <start/>
+        <duration time="01:00:00.00"/>
+        <software><disk-image id="foobar1.img" size="1024"/></software>
+      </lease>
+    </lease-request>
+    <lease-request arrival="00:15:00.50">
+      <realduration time="00:20:00"/>
+      <lease id="2" preemptible="false">
+        <nodes><node-set numnodes="3"><res amount="200" type="CPU"/><res amount="512" type="Memory"/></node-set></nodes>
+        <start><exact time="26:30:00.00"/></start>
+        <duration time="00:30:00.00"/>
+        <software><none/></software>
+      </lease>
+    </lease-request>
+  </lease-requests>
+</lease-workload>
+"""
+
+
+def test_lwf_reader(tmp_path):
+    path = tmp_path / "two.lwf"
+    path.write_text(LWF)
+    first, second = leasehold.read_lwf_leases(str(path))
+    # CPU 100 is one CPU; 26:30:00 is 95,400 s.
+    assert (first.id, first.kind, first.nodes, first.per_node, first.duration) == (
+        1, leasehold.lease_kind.best_effort, 1, (1, 1024, 0, 0), 3600)
+    assert first.image == ("foobar1.img", 1024)
+    assert (second.kind, second.start, second.nodes, second.real_duration) == (
+        leasehold.lease_kind.advance_reservation, 95400, 3, 1200)
+    assert not second.preemptible
+    bad = tmp_path / "bad.lwf"
+    bad.write_text("<lease-workload><lease-requests><lease-request>")
+    with pytest.raises(leasehold.Error):
+        leasehold.read_lwf_leases(str(bad))
