@@ -24,7 +24,8 @@
 
 namespace py = pybind11;
 
-void bind_leases(py::module_& m);  // leases.cpp
+void bind_leases(py::module_& m);      // leases.cpp
+void bind_slot_table(py::module_& m);  // slot_table.cpp
 
 namespace {
 
@@ -174,5 +175,6 @@ PYBIND11_MODULE(_leasehold, m) {
   bind_ring<leasehold::slotted_ring<time_type, vector4>>(
       m, "slotted_ring4", "slotted_ring over resources<4, int64>: capacities are 4-tuples.");
 
+  bind_slot_table(m);
   bind_leases(m);
 }
