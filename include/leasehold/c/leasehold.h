@@ -85,6 +85,7 @@ const char* leasehold_profile_message(const leasehold_profile* profile);
 /* The backend name the profile was created with. */
 const char* leasehold_profile_backend(const leasehold_profile* profile);
 
+/* Plain accessors: the handle must not be NULL (they have no status to report one). */
 int64_t leasehold_profile_total(const leasehold_profile* profile);
 int64_t leasehold_profile_origin(const leasehold_profile* profile);
 
@@ -121,6 +122,7 @@ leasehold_status leasehold_slot_table_create(const char* backend, size_t node_co
                                              leasehold_slot_table** out);
 void leasehold_slot_table_destroy(leasehold_slot_table* table);
 const char* leasehold_slot_table_message(const leasehold_slot_table* table);
+/* Plain accessors: the handle must not be NULL. */
 size_t leasehold_slot_table_node_count(const leasehold_slot_table* table);
 int64_t leasehold_slot_table_origin(const leasehold_slot_table* table);
 
