@@ -2,6 +2,8 @@
 # are missing, so that each script works on a fresh Debian machine.
 
 leasehold_packages=(cmake g++ make libboost-dev doctest-dev libbenchmark-dev)
+# The Python module (pybind11), its pytest suite and `pip install --no-build-isolation .`.
+leasehold_packages+=(python3-dev pybind11-dev python3-pybind11 python3-pytest python3-setuptools)
 # The fuzz preset (scripts/fuzz): Debian's default clang and the compiler-rt package that
 # provides libFuzzer (-fsanitize=fuzzer) and the sanitizer runtimes for it.
 leasehold_fuzz_packages=(clang libclang-rt-dev)

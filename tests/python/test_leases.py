@@ -1,0 +1,184 @@
+"""The lease layer from Python: a hand-computed three-lease run, metrics, and errors that
+leave the scheduler unchanged."""
+
+import os
+
+import pytest
+
+import leasehold
+
+
+def three_leases():
+    # Two nodes. Lease 1 takes both for [0, 100); leases 2 (50 s) and 3 (30 s) each need one
+    # node and wait until 100, in FIFO order on the two freed nodes.
+    return [
+        leasehold.lease_terms(1, 0, duration=100, nodes=2),
+        leasehold.lease_terms(2, 10, duration=50),
+        leasehold.lease_terms(3, 20, duration=30),
+    ]
+
+
+def test_simulation_hand_computed():
+    s = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr())
+    assert leasehold.simulate_leases(s, three_leases()) > 0
+    assert [(s.first_start(i), s.end(i)) for i in (1, 2, 3)] == [(0, 100), (100, 150), (100, 130)]
+    assert all(s.state(i) == leasehold.lease_state.done for i in (1, 2, 3))
+    m = leasehold.measure(s, warmup_fraction=0.0)
+    assert m.all_best_effort == 150
+    assert m.best_effort_completed == 3
+    # Waits 0, 90 and 80 s.
+    assert m.mean_wait == pytest.approx(170 / 3)
+    s.validate()
+
+
+def test_errors_leave_scheduler_unchanged():
+    s = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr())
+    assert s.submit(leasehold.lease_terms(1, 0, duration=100), 0) == (leasehold.admission.queued, "")
+    with pytest.raises(leasehold.InvalidRequest, match="asks for 3 nodes but the cluster has 2"):
+        s.submit(leasehold.lease_terms(2, 0, duration=10, nodes=3), 0)
+    s.advance_to(50)
+    with pytest.raises(leasehold.InvalidRequest, match="time went backwards"):
+        s.submit(leasehold.lease_terms(3, 5, duration=10), 5)
+    assert s.now == 50
+    assert s.first_start(1) == 0 and s.state(1) == leasehold.lease_state.running
+    with pytest.raises(leasehold.Error):
+        s.state(2)  # never admitted
+    s.validate()
+
+
+def test_swf_reader(tmp_path):
+    log = tmp_path / "tiny.swf"
+    # job submit wait run procs cpu mem reqprocs reqtime reqmem status uid gid app queue part prev think
+    log.write_text(
+        "; tiny log\n"
+        "1 0 0 100 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n"
+        "2 10 0 50 1 -1 -1 1 60 -1 1 1 1 1 1 1 -1 -1\n"
+    )
+    leases = leasehold.read_swf_leases(str(log))
+    assert [(l.id, l.submit, l.nodes, l.duration, l.real_duration) for l in leases] == [
+        (1, 0, 2, 100, 100),
+        (2, 10, 1, 60, 50),
+    ]
+    with pytest.raises(leasehold.Error, match="cannot open"):
+        leasehold.read_swf_leases(str(tmp_path / "missing.swf"))
+
+
+def test_ar_injection_reader():
+    shared = os.environ.get("LEASEHOLD_SHARED_DIR")
+    path = None
+    if shared:
+        path = os.path.join(shared, "haizea-workloads", "ar-injections-30days",
+                            "work_10-dur_3h-size_2medium.lwf")
+    if path is None or not os.path.exists(path):
+        pytest.skip("Haizea AR-injection files not found (LEASEHOLD_SHARED_DIR)")
+    leases = leasehold.read_ar_injections(path, 1000)
+    assert leases and leases[0].id == 1000 and leases[1].id == 1001
+    assert all(l.kind == leasehold.lease_kind.advance_reservation for l in leases)
+    assert all(not l.preemptible and l.real_duration <= l.duration for l in leases)
+
+
+def test_image_property():
+    t = leasehold.lease_terms(1, 0, duration=10)
+    assert t.image is None
+    t.image = ("debian.img", 600)
+    assert t.image == ("debian.img", 600)
+    t.image = None
+    assert t.image is None
+
+
+class recorder:
+    def __init__(self):
+        self.events = []
+
+    def on_ready(self, id, at, nodes):
+        self.events.append(("ready", id, at, list(nodes)))
+
+    def on_ended(self, id, at):
+        self.events.append(("ended", id, at))
+
+
+def test_python_observer_sees_events():
+    s = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr())
+    r = recorder()
+    s.set_observer(r)
+    leasehold.simulate_leases(s, three_leases())
+    assert r.events == [
+        ("ready", 1, 0, [0, 1]),
+        ("ended", 1, 100),
+        ("ready", 2, 100, [0]),
+        ("ready", 3, 100, [1]),
+        ("ended", 3, 130),
+        ("ended", 2, 150),
+    ]
+
+
+class failing(recorder):
+    def on_ready(self, id, at, nodes):
+        super().on_ready(id, at, nodes)
+        raise RuntimeError(f"observer refuses lease {id}")
+
+
+def test_observer_exception_is_raised_after_a_consistent_step():
+    s = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr())
+    f = failing()
+    s.set_observer(f)
+    with pytest.raises(RuntimeError, match="observer refuses lease 1"):
+        s.submit(leasehold.lease_terms(1, 0, duration=100), 0)
+    # The lease was admitted and started all the same: the scheduler finished its step.
+    assert s.state(1) == leasehold.lease_state.running
+    s.validate()
+    # The exception is reported once; the scheduler keeps working.
+    s.set_observer(None)
+    s.advance_to(100)
+    assert s.state(1) == leasehold.lease_state.done and s.end(1) == 100
+
+
+def test_observer_exception_from_simulation():
+    s = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr())
+    s.set_observer(failing())
+    with pytest.raises(RuntimeError, match="observer refuses lease 1"):
+        leasehold.simulate_leases(s, three_leases())
+    assert [s.end(i) for i in (1, 2, 3)] == [100, 150, 130]
+    s.validate()
+
+
+LWF = """<?xml version="1.0"?>
+<lease-workload name="two">
+  <lease-requests>
+    <lease-request arrival="00:00:00.00">
+      <lease id="1" preemptible="true">
+        <nodes><node-set numnodes="1"><res amount="100" type="CPU"/><res amount="1024" type="Memory"/></node-set></nodes>
+        <start/>
+        <duration time="01:00:00.00"/>
+        <software><disk-image id="foobar1.img" size="1024"/></software>
+      </lease>
+    </lease-request>
+    <lease-request arrival="00:15:00.50">
+      <realduration time="00:20:00"/>
+      <lease id="2" preemptible="false">
+        <nodes><node-set numnodes="3"><res amount="200" type="CPU"/><res amount="512" type="Memory"/></node-set></nodes>
+        <start><exact time="26:30:00.00"/></start>
+        <duration time="00:30:00.00"/>
+        <software><none/></software>
+      </lease>
+    </lease-request>
+  </lease-requests>
+</lease-workload>
+"""
+
+
+def test_lwf_reader(tmp_path):
+    path = tmp_path / "two.lwf"
+    path.write_text(LWF)
+    first, second = leasehold.read_lwf_leases(str(path))
+    # CPU 100 is one CPU; 26:30:00 is 95,400 s.
+    assert (first.id, first.kind, first.nodes, first.per_node, first.duration) == (
+        1, leasehold.lease_kind.best_effort, 1, (1, 1024, 0, 0), 3600)
+    assert first.image == ("foobar1.img", 1024)
+    assert (second.kind, second.start, second.nodes, second.real_duration) == (
+        leasehold.lease_kind.advance_reservation, 95400, 3, 1200)
+    assert not second.preemptible
+    bad = tmp_path / "bad.lwf"
+    bad.write_text("<lease-workload><lease-requests><lease-request>")
+    with pytest.raises(leasehold.Error):
+        leasehold.read_lwf_leases(str(bad))
