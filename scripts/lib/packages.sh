@@ -1,7 +1,7 @@
 # Sourced by the scripts in scripts/: installs the Debian packages leasehold needs when they
 # are missing, so that each script works on a fresh Debian machine.
 
-leasehold_packages=(cmake g++ make libboost-dev doctest-dev libbenchmark-dev)
+leasehold_packages=(cmake g++ make libboost-dev doctest-dev libbenchmark-dev libcli11-dev)
 # The fuzz preset (scripts/fuzz): Debian's default clang and the compiler-rt package that
 # provides libFuzzer (-fsanitize=fuzzer) and the sanitizer runtimes for it.
 leasehold_fuzz_packages=(clang libclang-rt-dev)
