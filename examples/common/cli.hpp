@@ -2,6 +2,7 @@
 // with CLI11 and to write output files that are really written.
 #pragma once
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -24,6 +25,19 @@ inline std::optional<int> parse(CLI::App& app, int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   return std::nullopt;
+}
+
+// A validator for floating-point options: rejects NaN and infinities, which CLI::Range lets
+// through (every comparison with NaN is false). The message quotes the value.
+inline CLI::Validator finite() {
+  return CLI::Validator(
+      [](std::string& input) -> std::string {
+        double value = 0.0;
+        if (!CLI::detail::lexical_cast(input, value) || !std::isfinite(value))
+          return "Value " + input + " is not a finite number";
+        return {};
+      },
+      "FINITE");
 }
 
 // Creates the directories above `path` (if any) so that it can be opened for writing.
