@@ -340,15 +340,14 @@ int main(int argc, char** argv) {
                             ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
   app.add_option("--first", first, "index of the first slice")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1000}));
-  auto* loads_option =
-      app.add_option("--loads", load_percents, "load increases in % (comma-separated; +50 % is "
-                                               "always added for Fig. 7)")
-          ->delimiter(',')
-          ->check(examples::finite() & CLI::Range(0.0, 1000.0));
+  auto* loads_option = app.add_option("--loads", load_percents,
+                                      "load increases in % (comma-separated; +50 % is "
+                                      "always added for Fig. 7)")
+                           ->delimiter(',')
+                           ->check(examples::finite() & CLI::Range(0.0, 1000.0));
   app.add_option("--seed", seed, "seed of the request terms (and of the synthetic workload)");
   app.add_option("--out", out_dir, "directory for adaptive_requests.csv and .svg (created)");
-  auto* trace_option =
-      app.add_option("--trace", trace, "the SDSC SP2 log, gzip-compressed SWF");
+  auto* trace_option = app.add_option("--trace", trace, "the SDSC SP2 log, gzip-compressed SWF");
   app.add_flag("--synthetic", synthetic,
                "the documented synthetic workload (250 jobs / 15 days) instead of a trace")
       ->excludes(trace_option);

@@ -202,8 +202,7 @@ int main(int argc, char** argv) {
   app.option_defaults()->always_capture_default();
   app.add_flag("--all", run_all, "run all 72 workloads, not just three");
   app.add_flag("--generated", generated, "ignore ../shared and generate the workloads");
-  app.add_option("--jobs", jobs, "simulations in parallel")
-      ->check(CLI::Range(1U, 1024U));
+  app.add_option("--jobs", jobs, "simulations in parallel")->check(CLI::Range(1U, 1024U));
   app.add_option("--csv", csv_path, "where to write one line per run");
   app.add_option("--seed", seed, "seed of the generated workloads and image assignments");
   app.add_option("--days", days,

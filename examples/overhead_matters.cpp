@@ -122,8 +122,7 @@ int main(int argc, char** argv) {
                  "advance-reservation candidates per trace before admission (the paper's Trace "
                  "I and II sizes)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
-  app.add_option("--length", trace_length,
-                 "length of the advance-reservation traces in seconds")
+  app.add_option("--length", trace_length, "length of the advance-reservation traces in seconds")
       ->check(CLI::Range(T{1800}, T{100'000'000}));
   if (const auto code = examples::parse(app, argc, argv)) return *code;
   std::cout << std::fixed << std::setprecision(1);
