@@ -11,9 +11,10 @@
 // reshaping of moldable requests (Figs. 8-9), and the profit gain of MDF with preemptive
 // requests at +50 % load as the incentive for preemptive requests grows from 0 to 40 % (Fig. 7).
 //
-// Without the trace (LEASEHOLD_SHARED_DIR/traces/SDSC-SP2-1998-4.2-cln.swf.gz) it runs a
-// documented synthetic workload instead (see synthetic_slice). Writes adaptive_requests.csv
-// and adaptive_requests.svg into --out (default: the current directory).
+// Reads --trace (default LEASEHOLD_SHARED_DIR/traces/SDSC-SP2-1998-4.2-cln.swf.gz); a missing
+// or unreadable trace is an error. --synthetic runs a documented synthetic workload instead
+// (see synthetic_slice). Writes adaptive_requests.csv and adaptive_requests.svg into --out
+// (default: the current directory; created if missing).
 //
 //   adaptive_requests                 # 2 slices, loads 0/25/50 %: a few seconds
 //   adaptive_requests --full          # all 48 slices, loads 0..50 % by 10 (minutes)
@@ -31,6 +32,7 @@
 #include <map>
 #include <numeric>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,8 @@
 #include <leasehold/sim/workload/adaptive_terms.hpp>
 #include <leasehold/sim/workload/random.hpp>
 #include <leasehold/sim/workload/swf.hpp>
+
+#include "cli.hpp"
 
 namespace adaptive = leasehold::policy::adaptive;
 using seconds = std::int64_t;
@@ -116,18 +120,20 @@ void decorate(std::vector<job>& jobs, std::uint64_t seed) {
 }
 
 // The SDSC SP2 log in 15-day slices, jobs under a minute removed.
-std::vector<std::vector<job>> trace_slices(const std::string& path) {
+std::vector<std::vector<job>> trace_slices(const std::string& path, std::size_t& skipped) {
   std::vector<std::vector<job>> slices;
   const std::string command = "gzip -dc '" + path + "'";
   FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return slices;
+  if (pipe == nullptr) throw std::runtime_error("cannot run gzip to read " + path);
   std::string text;
   char buffer[1 << 16];
   for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
-  if (pclose(pipe) != 0 || text.empty()) return slices;
+  if (pclose(pipe) != 0 || text.empty())
+    throw std::runtime_error(path + " is not a readable gzip-compressed SWF log");
   std::istringstream in(text);
   const auto log = leasehold::swf::read(in, leasehold::swf::on_error::skip);
-  if (log.records.empty()) return slices;
+  skipped = log.skipped;
+  if (log.records.empty()) throw std::runtime_error(path + " holds no SWF records");
   const seconds origin = log.records.front().submit;
   for (const auto& rec : log.records) {
     const std::int64_t procs = rec.requested_procs > 0 ? rec.requested_procs : rec.allocated_procs;
@@ -204,13 +210,6 @@ double trimmed_mean(std::vector<double> values) {
   return sum / static_cast<double>(values.size() - 2 * cut);
 }
 
-std::vector<double> parse_list(const std::string& text) {
-  std::vector<double> values;
-  std::istringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) values.push_back(std::stod(item));
-  return values;
-}
-
 struct series_key {
   request_type type;
   adaptive::strategy order;
@@ -222,10 +221,11 @@ struct point {
 };
 
 // One SVG with four panels: Figs. 4, 5, 6 (against load) and Fig. 7 (against incentive).
-void write_svg(const std::string& path, const std::vector<double>& loads,
+bool write_svg(const std::string& path, const std::vector<double>& loads,
                const std::map<series_key, std::vector<point>>& results,
                const std::vector<double>& incentives, const std::vector<double>& incentive_gain) {
-  std::ofstream out(path);
+  std::ofstream out;
+  if (!examples::open_output(out, path)) return false;
   const int panel_w = 420, panel_h = 300, margin = 55;
   out << "<svg xmlns='http://www.w3.org/2000/svg' width='" << 2 * panel_w << "' height='"
       << 2 * panel_h + 40 << "' font-family='sans-serif' font-size='11'>\n"
@@ -315,6 +315,7 @@ void write_svg(const std::string& path, const std::vector<double>& loads,
   out << "<text x='10' y='" << 2 * panel_h + 25
       << "'>dashed: FIFO with conservative backfilling; solid: Missing-Deadline-First</text>\n";
   out << "</svg>\n";
+  return examples::close_output(out, path);
 }
 
 }  // namespace
@@ -322,58 +323,70 @@ void write_svg(const std::string& path, const std::vector<double>& loads,
 int main(int argc, char** argv) {
   std::size_t slice_count = 2;
   std::size_t first = 0;
-  std::vector<double> loads{0.0, 0.25, 0.5};
   std::vector<double> incentives{0.0, 0.1, 0.2, 0.3, 0.4};
   std::uint64_t seed = 2007;
   std::string out_dir = ".";
   bool synthetic = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << arg << " needs a value\n";
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (arg == "--full") {
-      slice_count = 1000;
-      loads = {0.0, 0.1, 0.2, 0.3, 0.4, 0.5};
-    } else if (arg == "--slices") {
-      slice_count = std::stoul(value());
-    } else if (arg == "--first") {
-      first = std::stoul(value());
-    } else if (arg == "--loads") {
-      loads = parse_list(value());
-      for (double& l : loads) l /= 100;
-    } else if (arg == "--seed") {
-      seed = std::stoull(value());
-    } else if (arg == "--out") {
-      out_dir = value();
-    } else if (arg == "--synthetic") {
-      synthetic = true;
-    } else {
-      std::cerr << "usage: adaptive_requests [--full] [--slices N] [--first K] [--loads 0,25,50]"
-                   " [--seed S] [--out DIR] [--synthetic]\n";
-      return arg == "--help" ? 0 : 2;
-    }
-  }
+  bool full = false;
+  std::string trace = std::string(LEASEHOLD_SHARED_DIR) + "/traces/SDSC-SP2-1998-4.2-cln.swf.gz";
+  std::vector<double> load_percents{0, 25, 50};
+  CLI::App app{
+      "Netto & Buyya's adaptive resource allocation requests (Figs. 4-9) on the SDSC SP2 log "
+      "in 15-day slices."};
+  app.option_defaults()->always_capture_default();
+  app.add_flag("--full", full,
+               "all 48 slices, loads 0..50 % by 10 (unless --slices / --loads say otherwise)");
+  auto* slices_option = app.add_option("--slices", slice_count, "number of 15-day slices")
+                            ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  app.add_option("--first", first, "index of the first slice")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1000}));
+  auto* loads_option = app.add_option("--loads", load_percents,
+                                      "load increases in % (comma-separated; +50 % is "
+                                      "always added for Fig. 7)")
+                           ->delimiter(',')
+                           ->check(examples::finite() & CLI::Range(0.0, 1000.0));
+  app.add_option("--seed", seed, "seed of the request terms (and of the synthetic workload)");
+  app.add_option("--out", out_dir, "directory for adaptive_requests.csv and .svg (created)");
+  auto* trace_option = app.add_option("--trace", trace, "the SDSC SP2 log, gzip-compressed SWF");
+  app.add_flag("--synthetic", synthetic,
+               "the documented synthetic workload (250 jobs / 15 days) instead of a trace")
+      ->excludes(trace_option);
+  if (const auto code = examples::parse(app, argc, argv)) return *code;
+  if (full && slices_option->count() == 0) slice_count = 1000;
+  if (full && loads_option->count() == 0) load_percents = {0, 10, 20, 30, 40, 50};
+  std::vector<double> loads;
+  for (const double percent : load_percents) loads.push_back(percent / 100);
   if (std::ranges::find(loads, 0.5) == loads.end()) loads.push_back(0.5);  // Fig. 7 needs +50 %
   std::ranges::sort(loads);
+  loads.erase(std::unique(loads.begin(), loads.end()), loads.end());
+
+  // The output directory first, so that a bad --out fails before minutes of simulation.
+  const std::filesystem::path dir(out_dir);
+  if (!examples::make_directories(dir)) return 1;
 
   std::vector<std::vector<job>> slices;
-  const std::string trace =
-      std::string(LEASEHOLD_SHARED_DIR) + "/traces/SDSC-SP2-1998-4.2-cln.swf.gz";
-  if (!synthetic && std::filesystem::exists(trace)) {
-    auto all = trace_slices(trace);
+  if (!synthetic) {
+    if (!examples::check_input(trace)) {
+      std::cerr << "(pass --trace FILE, or --synthetic for the synthetic workload)\n";
+      return 1;
+    }
+    std::size_t skipped = 0;
+    std::vector<std::vector<job>> all;
+    try {
+      all = trace_slices(trace, skipped);
+    } catch (const std::exception& e) {
+      std::cerr << "error: " << e.what() << '\n';
+      return 1;
+    }
     std::cout << "SDSC SP2: " << all.size() << " slices of 15 days";
     std::size_t total = 0;
     for (const auto& s : all) total += s.size();
     std::cout << ", " << total << " jobs of at least a minute\n";
+    if (skipped > 0) std::cout << skipped << " malformed line(s) of " << trace << " skipped\n";
     for (std::size_t i = first; i < all.size() && slices.size() < slice_count; ++i)
       slices.push_back(std::move(all[i]));
   } else {
-    std::cout << (synthetic ? "synthetic workload requested" : "trace not found: " + trace)
+    std::cout << "synthetic workload requested"
               << "; using the synthetic workload (250 jobs / 15 days, 128 processors)\n";
     for (std::size_t i = 0; i < std::min<std::size_t>(slice_count, 48); ++i)
       slices.push_back(synthetic_slice(seed + first + i));
@@ -434,8 +447,7 @@ int main(int argc, char** argv) {
   std::vector<double> incentive_gain;
   for (auto& v : incentive_per_slice) incentive_gain.push_back(trimmed_mean(v));
 
-  const std::filesystem::path dir(out_dir);
-  std::ofstream csv(dir / "adaptive_requests.csv");
+  std::ostringstream csv;
   csv << "strategy,request_type,load_increase_percent,profit_gain_percent,"
          "completion_time_reduction_percent,rejection_reduction_percent,"
          "moldable_reshaped_percent,moldable_modification_percent\n";
@@ -477,7 +489,10 @@ int main(int argc, char** argv) {
   for (std::size_t k = 0; k < incentives.size(); ++k)
     csv << "MDF,preemptive incentive " << 100 * incentives[k] << " %,50," << incentive_gain[k]
         << ",,,,\n";
-  write_svg((dir / "adaptive_requests.svg").string(), loads, results, incentives, incentive_gain);
+  if (!examples::write_file(dir / "adaptive_requests.csv", csv.str())) return 1;
+  if (!write_svg((dir / "adaptive_requests.svg").string(), loads, results, incentives,
+                 incentive_gain))
+    return 1;
   std::cout << "\nwrote " << (dir / "adaptive_requests.csv").string() << " and "
             << (dir / "adaptive_requests.svg").string() << "\n";
 }

@@ -13,9 +13,10 @@
 //
 // The workload (docs/performance.md discusses each choice):
 //   - sizes and durations: drawn uniformly from the jobs of the SDSC SP2 log (requested
-//     processors, requested time) when ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz and
-//     gzip are there; otherwise from the library's synthetic batch model
-//     (workload::generate_batch, calibrated on SDSC Blue Horizon, capped at 128 nodes).
+//     processors, requested time) of --trace (default
+//     ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz; missing or unreadable is an error), or
+//     with --synthetic from the library's synthetic batch model (workload::generate_batch,
+//     calibrated on SDSC Blue Horizon, capped at 128 nodes).
 //   - arrivals: Poisson with the given mean inter-arrival time, in whole seconds.
 //   - booking interval (§2): t_book-start = t_arr + an advance notice uniform in [0, 24 h]
 //     (advance reservations after Aida & Casanova, as the paper's §7 does);
@@ -35,9 +36,11 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +49,8 @@
 #include <leasehold/sim/workload/batch_model.hpp>
 #include <leasehold/sim/workload/random.hpp>
 #include <leasehold/sim/workload/swf.hpp>
+
+#include "cli.hpp"
 
 #ifndef LEASEHOLD_SHARED_DIR
 #define LEASEHOLD_SHARED_DIR ""
@@ -113,18 +118,26 @@ std::vector<job_shape> shapes_of(const leasehold::swf::log& log) {
   return shapes;
 }
 
+// The job shapes of --trace, or of the synthetic batch model with --synthetic. A trace that is
+// missing, not gzip-compressed, or holds no usable job is an error naming it: a different
+// workload is never substituted silently.
 std::vector<job_shape> load_shapes(const options& opts, std::string& source) {
   if (!opts.synthetic) {
-    if (const auto text = gunzip(opts.trace)) {
-      std::istringstream in(*text);
-      auto shapes = shapes_of(leasehold::swf::read(in, leasehold::swf::on_error::skip));
-      if (!shapes.empty()) {
-        source = std::filesystem::path(opts.trace).filename().string();
-        return shapes;
-      }
-    }
-    std::cerr << "note: " << opts.trace
-              << " (or gzip) is not available; using the synthetic batch model\n";
+    if (!examples::check_input(opts.trace))
+      throw std::runtime_error("no trace (pass --trace FILE.swf.gz, or --synthetic)");
+    const auto text = gunzip(opts.trace);
+    if (!text) throw std::runtime_error(opts.trace + " is not a readable gzip-compressed SWF log");
+    std::istringstream in(*text);
+    const auto log = leasehold::swf::read(in, leasehold::swf::on_error::skip);
+    if (log.skipped > 0)
+      std::cerr << "note: " << log.skipped << " malformed line(s) of " << opts.trace
+                << " skipped\n";
+    auto shapes = shapes_of(log);
+    if (shapes.empty())
+      throw std::runtime_error(opts.trace + " holds no job that fits " +
+                               std::to_string(processors) + " processors");
+    source = std::filesystem::path(opts.trace).filename().string();
+    return shapes;
   }
   leasehold::workload::batch_model model;
   model.jobs = 20'000;
@@ -275,8 +288,8 @@ void print_table(const std::vector<outcome>& results) {
               << std::setprecision(3) << o.reserve_us << std::setw(14) << o.advance_us << '\n';
 }
 
-void write_csv(const std::string& path, const std::vector<outcome>& results) {
-  std::ofstream out(path);
+bool write_csv(const std::string& path, const std::vector<outcome>& results) {
+  std::ostringstream out;
   out << "scheduler,interarrival_s,offered_load,jobs_counted,accepted,success_rate,"
          "reserve_us_per_job,advance_us_per_job,reserve_us_median_run\n";
   out << std::setprecision(6);
@@ -284,7 +297,7 @@ void write_csv(const std::string& path, const std::vector<outcome>& results) {
     out << '"' << o.scheduler << "\"," << o.interarrival_s << ',' << o.load << ',' << o.counted
         << ',' << o.accepted << ',' << o.success() << ',' << o.reserve_us << ',' << o.advance_us
         << ',' << o.reserve_us_median_run << '\n';
-  if (!out) throw std::runtime_error("cannot write " + path);
+  return examples::write_file(path, out.str());
 }
 
 std::string xml_escape(std::string_view text) {
@@ -304,7 +317,7 @@ std::string xml_escape(std::string_view text) {
 
 // Success rate (y) against the mean runtime per reservation (x, logarithmic), one series per
 // scheduler, its points joined in order of inter-arrival time: Fig. 5 of the paper.
-void write_svg(const std::string& path, const std::vector<outcome>& results,
+bool write_svg(const std::string& path, const std::vector<outcome>& results,
                const std::string& subtitle) {
   constexpr double width = 640, height = 420;
   constexpr double left = 64, right = 170, top = 44, bottom = 52;
@@ -392,72 +405,54 @@ void write_svg(const std::string& path, const std::vector<outcome>& results,
       << top + 34 + 20 * static_cast<double>(names.size())
       << "\" fill=\"#555\">inter-arrival time</text>\n"
       << "</svg>\n";
-  std::ofstream out(path);
-  out << svg.str();
-  if (!out) throw std::runtime_error("cannot write " + path);
+  return examples::write_file(path, svg.str());
 }
 
 // ---- Command line ---------------------------------------------------------------------------
 
-std::uint64_t parse_number(std::string_view flag, std::string_view text) {
-  std::uint64_t value = 0;
-  std::size_t used = 0;
-  try {
-    value = std::stoull(std::string(text), &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || value == 0)
-    throw std::invalid_argument(std::string(flag) + ": '" + std::string(text) +
-                                "' is not a positive whole number");
-  return value;
-}
-
-options parse(int argc, char** argv) {
-  options opts;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view flag = argv[i];
-    const auto value = [&]() -> std::string_view {
-      if (i + 1 >= argc) throw std::invalid_argument(std::string(flag) + " needs a value");
-      return argv[++i];
-    };
-    if (flag == "--jobs") {
-      opts.jobs = parse_number(flag, value());
-      if (opts.jobs < 10) throw std::invalid_argument("--jobs: at least 10 jobs");
-    } else if (flag == "--interarrival") {
-      opts.interarrival_s.clear();
-      std::string list(value());
-      std::istringstream items(list);
-      for (std::string item; std::getline(items, item, ',');)
-        opts.interarrival_s.push_back(static_cast<tick>(parse_number(flag, item)));
-    } else if (flag == "--repetitions") {
-      opts.repetitions = parse_number(flag, value());
-    } else if (flag == "--seed") {
-      opts.seed = parse_number(flag, value());
-    } else if (flag == "--trace") {
-      opts.trace = value();
-    } else if (flag == "--synthetic") {
-      opts.synthetic = true;
-    } else if (flag == "--csv") {
-      opts.csv = value();
-    } else if (flag == "--svg") {
-      opts.svg = value();
-    } else if (flag == "--full") {
-      opts.jobs = 20'000;
-      opts.repetitions = 5;
-    } else {
-      throw std::invalid_argument("unknown option " + std::string(flag) +
-                                  " (see the comment at the top of free_list_vs_slots.cpp)");
-    }
-  }
-  return opts;
+// Fills `opts` from the command line; returns the exit code when the program should stop (0
+// after --help, 2 for a bad option).
+std::optional<int> parse(int argc, char** argv, options& opts) {
+  CLI::App app{
+      "Schneider & Linnert's Fig. 5: the slotted ring against exact free-block backends on a "
+      "128-processor machine in overload."};
+  app.option_defaults()->always_capture_default();
+  auto* jobs = app.add_option("--jobs", opts.jobs, "advance reservations per inter-arrival time")
+                   ->check(CLI::Range(std::size_t{10}, std::size_t{100'000'000}));
+  app.add_option("--interarrival", opts.interarrival_s,
+                 "mean inter-arrival times in s (comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::Range(tick{1}, tick{1'000'000'000}));
+  auto* repetitions =
+      app.add_option("--repetitions", opts.repetitions, "timing runs per job (fastest kept)")
+          ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  app.add_option("--seed", opts.seed, "workload seed")
+      ->check(CLI::Range(std::uint64_t{1}, std::numeric_limits<std::uint64_t>::max()));
+  auto* trace = app.add_option("--trace", opts.trace, "SWF log (gzip-compressed) for job shapes");
+  app.add_flag("--synthetic", opts.synthetic, "job shapes from the synthetic batch model")
+      ->excludes(trace);
+  app.add_option("--csv", opts.csv, "CSV output (directories created)");
+  app.add_option("--svg", opts.svg, "SVG output (directories created)");
+  bool full = false;
+  app.add_flag("--full", full,
+               "the experiment of docs/performance.md: 20000 jobs, 5 repetitions (unless "
+               "--jobs / --repetitions say otherwise)");
+  if (const auto code = examples::parse(app, argc, argv)) return code;
+  if (full && jobs->count() == 0) opts.jobs = 20'000;
+  if (full && repetitions->count() == 0) opts.repetitions = 5;
+  return std::nullopt;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
-    const options opts = parse(argc, argv);
+    options opts;
+    if (const auto code = parse(argc, argv, opts)) return *code;
+    // Output directories first, so that a bad path fails before the runs.
+    if (!examples::make_parent_directories(opts.csv) ||
+        !examples::make_parent_directories(opts.svg))
+      return 1;
     std::string source;
     const std::vector<job_shape> shapes = load_shapes(opts, source);
     std::cout << "Schneider & Linnert, Fig. 5: " << processors << " processors, " << opts.jobs
@@ -487,8 +482,9 @@ int main(int argc, char** argv) {
     std::stable_sort(results.begin(), results.end(),
                      [&rank](const outcome& a, const outcome& b) { return rank(a) < rank(b); });
     print_table(results);
-    write_csv(opts.csv, results);
-    write_svg(opts.svg, results, std::to_string(opts.jobs) + " jobs per point from " + source);
+    if (!write_csv(opts.csv, results)) return 1;
+    if (!write_svg(opts.svg, results, std::to_string(opts.jobs) + " jobs per point from " + source))
+      return 1;
     std::cout << "\nwrote " << opts.csv << " and " << opts.svg << '\n';
     if (std::any_of(results.begin(), results.end(), [](const outcome& o) { return o.load <= 1; }))
       std::cout << "note: some inter-arrival times do not overload the machine (load <= 1)\n";

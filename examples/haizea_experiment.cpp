@@ -14,7 +14,8 @@
 // Usage: haizea_experiment [--all] [--generated] [--jobs N] [--csv FILE] [--seed N]
 //                          [--days D] [--configs NAME,NAME...]
 //   --all        run all 72 workloads (with a progress bar on a terminal), not just three
-//   --generated  ignore ../shared and generate the workloads
+//   --generated  ignore ../shared and generate the workloads (without it, a missing
+//                ../shared/haizea-workloads is an error)
 //   --jobs N     simulations in parallel (default 2)
 //   --csv FILE   where to write one line per run (default haizea_experiment.csv)
 //   --days D     only the first D days of the trace (best-effort submissions and AR starts):
@@ -50,6 +51,8 @@
 #include <leasehold/sim/workload/images.hpp>
 #include <leasehold/sim/workload/swf.hpp>
 #include <leasehold/sim/workload/swf_leases.hpp>
+
+#include "cli.hpp"
 
 namespace lh = leasehold;
 namespace lease = leasehold::policy::lease;
@@ -190,40 +193,41 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 2008;
   std::string csv_path = "haizea_experiment.csv";
   T days = 0;  // 0: the whole trace
+  std::vector<std::string> config_names;
+  for (const auto& c : configurations()) config_names.push_back(c.name);
+  std::vector<std::string> chosen_configs;
+  CLI::App app{
+      "Table 1 of Sotomayor, Keahey & Foster (HPDC'08) on the paper's Blue Horizon workload "
+      "(or a generated one with --generated)."};
+  app.option_defaults()->always_capture_default();
+  app.add_flag("--all", run_all, "run all 72 workloads, not just three");
+  app.add_flag("--generated", generated, "ignore ../shared and generate the workloads");
+  app.add_option("--jobs", jobs, "simulations in parallel")->check(CLI::Range(1U, 1024U));
+  app.add_option("--csv", csv_path, "where to write one line per run");
+  app.add_option("--seed", seed, "seed of the generated workloads and image assignments");
+  app.add_option("--days", days,
+                 "only the first D days of the trace (a quick smoke run; the baseline is then "
+                 "that shorter run's); 0: all")
+      ->check(CLI::Range(T{0}, T{100'000}));
+  app.add_option("--configs", chosen_configs, "only these configurations (comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(config_names));
+  if (const auto code = examples::parse(app, argc, argv)) return *code;
   std::string only_configs;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << arg << " needs a value\n";
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (arg == "--all") {
-      run_all = true;
-    } else if (arg == "--generated") {
-      generated = true;
-    } else if (arg == "--jobs") {
-      jobs = static_cast<unsigned>(std::max(1, std::atoi(value().c_str())));
-    } else if (arg == "--csv") {
-      csv_path = value();
-    } else if (arg == "--seed") {
-      seed = std::strtoull(value().c_str(), nullptr, 10);
-    } else if (arg == "--days") {
-      days = std::max<T>(1, std::atoll(value().c_str()));
-    } else if (arg == "--configs") {
-      only_configs = "," + value() + ",";
-    } else {
-      std::cerr << "usage: haizea_experiment [--all] [--generated] [--jobs N] [--csv FILE] "
-                   "[--seed N] [--days D] [--configs NAME,...]\n";
-      return arg == "--help" ? 0 : 2;
-    }
+  if (!chosen_configs.empty()) {
+    only_configs = ",";
+    for (const auto& name : chosen_configs) only_configs += name + ",";
   }
 
   const std::filesystem::path data =
       std::filesystem::path(LEASEHOLD_SHARED_DIR) / "haizea-workloads";
-  const bool have_data = !generated && std::filesystem::exists(data / "blue-30days.swf");
+  const bool have_data = !generated;
+  if (have_data && !std::filesystem::exists(data / "blue-30days.swf")) {
+    std::cerr << "error: the paper's workload " << (data / "blue-30days.swf").string()
+              << " is not there; pass --generated to run on generated workloads instead\n";
+    return 1;
+  }
+  if (have_data && !examples::check_input((data / "blue-30days.swf").string())) return 1;
 
   // Best-effort requests: the paper's 5,545 (§4.2), or the workload model's imitation.
   lh::swf::log log;
@@ -251,11 +255,21 @@ int main(int argc, char** argv) {
         if (run_all || (delta == 3 && size == 2 && (rho == 10 || rho == 20 || rho == 30)))
           workloads.push_back({rho, delta, size});
 
+  // With the paper's data every AR injection file must be there: none is replaced by a
+  // generated one behind the user's back.
+  if (have_data)
+    for (const auto& w : workloads)
+      if (!examples::check_input((data / "ar-injections-30days" / w.file()).string())) return 1;
+
+  // Opened before the (long) runs so that an unwritable path fails at once.
+  std::ofstream csv;
+  if (!examples::open_output(csv, csv_path)) return 1;
+
   std::mutex notes_mutex;
   std::ostringstream notes;
   auto load_ars = [&](const workload_id& w) {
     std::vector<lh::haizea::injection> lines;
-    if (have_data && std::filesystem::exists(data / "ar-injections-30days" / w.file())) {
+    if (have_data) {
       std::ifstream in(data / "ar-injections-30days" / w.file());
       lines = lh::haizea::read_injections(in).leases;
     } else {
@@ -388,7 +402,6 @@ int main(int argc, char** argv) {
     std::cout << '\n';
   }
 
-  std::ofstream csv(csv_path);
   csv << "workload,configuration,all_best_effort_s,relative_to_baseline,mean_wait_s,"
          "mean_bounded_slowdown,best_effort_completed,best_effort_withdrawn,ar_accepted,"
          "ar_rejected,suspensions,migrations,cancellations,utilisation,cache_hits,cache_misses,"
@@ -403,6 +416,7 @@ int main(int argc, char** argv) {
         << r.images.piggybacks << ',' << r.images.transfers << ',' << r.images.mb_transferred << ','
         << r.seconds << '\n';
   }
+  if (!examples::close_output(csv, csv_path)) return 1;
   double total = 0.0;
   for (const auto& r : results) total += r.seconds;
   std::cout << "\n"

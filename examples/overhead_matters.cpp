@@ -34,6 +34,8 @@
 #include <leasehold/policy/staging/workspaces.hpp>
 #include <leasehold/sim/workload/random.hpp>
 
+#include "cli.hpp"
+
 namespace staging = leasehold::policy::staging;
 using T = std::int64_t;
 using leasehold::workload::rng;
@@ -111,21 +113,18 @@ int main(int argc, char** argv) {
   std::size_t seeds = 1;
   std::uint64_t first_seed = 1;
   std::size_t candidates = 36;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 < argc && arg == "--seeds") {
-      seeds = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i])));
-    } else if (i + 1 < argc && arg == "--seed") {
-      first_seed = std::strtoull(argv[++i], nullptr, 10);
-    } else if (i + 1 < argc && arg == "--length") {
-      trace_length = std::max<T>(1800, std::atoll(argv[++i]));
-    } else if (i + 1 < argc && arg == "--workspaces") {
-      candidates = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i])));
-    } else {
-      std::cerr << "usage: overhead_matters [--seeds N] [--seed S] [--workspaces N] [--length S]\n";
-      return arg == "--help" ? 0 : 2;
-    }
-  }
+  CLI::App app{"Overhead Matters (Sotomayor, Keahey & Foster, HPDC 2007) on a synthetic testbed."};
+  app.option_defaults()->always_capture_default();
+  app.add_option("--seeds", seeds, "average over N seeded traces (docs/staging.md uses 20)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
+  app.add_option("--seed", first_seed, "first seed");
+  app.add_option("--workspaces", candidates,
+                 "advance-reservation candidates per trace before admission (the paper's Trace "
+                 "I and II sizes)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
+  app.add_option("--length", trace_length, "length of the advance-reservation traces in seconds")
+      ->check(CLI::Range(T{1800}, T{100'000'000}));
+  if (const auto code = examples::parse(app, argc, argv)) return *code;
   std::cout << std::fixed << std::setprecision(1);
 
   // ---- 1. staging strategies ----------------------------------------------------------------

@@ -25,6 +25,8 @@
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <limits>
+#include <optional>
 #include <queue>
 #include <random>
 #include <string>
@@ -34,6 +36,8 @@
 
 #include <leasehold/leasehold.hpp>
 #include <leasehold/policy/pilot/pilot_service.hpp>
+
+#include "cli.hpp"
 
 namespace {
 
@@ -303,81 +307,67 @@ void report(const char* name, const options& o, const outcome& r, std::size_t jo
   }
 }
 
-[[noreturn]] void usage(int status) {
-  std::cout << "usage: pilot_jobs [--jobs N] [--seed S] [--background-gap S] [--batch-latency S]\n"
-               "                  [--worker-startup S] [--queue-limit N] [--plan-interval S]\n"
-               "                  [--estimate-factor F] [--spread X] [--step X] [--max-blocks N]\n"
-               "                  [--low-overallocation X] [--high-overallocation X]\n"
-               "                  [--decay S] [--max-walltime S] [--max-nodes N]\n"
-               "                  [--coverage-horizon S]\n"
-               "defaults: 10000 jobs (the paper's run is --jobs 100000), seed 42, 20 nodes x 4\n"
-               "cores, other users' reservations every 2400 s on average (0 disables them),\n"
-               "batch latency 30 s, worker start-up 10 s, queue limit 100, planning every 10 s,\n"
-               "walltime = ceil(1.25 x runtime), and the Coaster Service's block defaults\n"
-               "(step 0.1, 20 blocks, O_l 10, O_h 1, beta 1000 s, spread 0.9) with 4-core nodes,\n"
-               "blocks of at most 5 nodes (--max-nodes) and 4 h; --coverage-horizon S counts\n"
-               "only block time within S s as covering queued jobs (default: all, as the paper).\n";
-  std::exit(status);
-}
-
-options parse(int argc, char** argv) {
-  options o;
+// Fills `o` from the command line; returns the exit code when the program should stop (0 after
+// --help, 2 for a bad option). Ranges reject what would make the run meaningless (no jobs, a
+// walltime shorter than the run time); the block_config ranges are the ones pilot_service
+// checks.
+std::optional<int> parse(int argc, char** argv, options& o) {
   o.blocks.cores_per_node = o.cores_per_node;
   o.blocks.max_nodes = 5;  // a quarter of the cluster: see docs/pilot.md for 20
   o.blocks.max_walltime = 4 * 3600;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view flag = argv[i];
-    if (flag == "--help" || flag == "-h") usage(0);
-    if (i + 1 >= argc) usage(2);
-    const char* value = argv[++i];
-    const auto integer = [&] { return std::stoll(value); };
-    const auto real = [&] { return std::stod(value); };
-    if (flag == "--jobs")
-      o.jobs = integer();
-    else if (flag == "--seed")
-      o.seed = static_cast<std::uint32_t>(integer());
-    else if (flag == "--background-gap")
-      o.background_gap = integer();
-    else if (flag == "--batch-latency")
-      o.batch_latency = integer();
-    else if (flag == "--worker-startup")
-      o.worker_startup = integer();
-    else if (flag == "--queue-limit")
-      o.queue_limit = integer();
-    else if (flag == "--plan-interval")
-      o.plan_interval = integer();
-    else if (flag == "--estimate-factor")
-      o.estimate_factor = real();
-    else if (flag == "--spread")
-      o.blocks.spread = real();
-    else if (flag == "--step")
-      o.blocks.allocation_step_size = real();
-    else if (flag == "--max-blocks")
-      o.blocks.max_blocks = static_cast<std::size_t>(integer());
-    else if (flag == "--low-overallocation")
-      o.blocks.low_overallocation = real();
-    else if (flag == "--high-overallocation")
-      o.blocks.high_overallocation = real();
-    else if (flag == "--decay")
-      o.blocks.overallocation_decay = real();
-    else if (flag == "--max-walltime")
-      o.blocks.max_walltime = integer();
-    else if (flag == "--max-nodes")
-      o.blocks.max_nodes = integer();
-    else if (flag == "--coverage-horizon")
-      o.coverage_horizon = integer();
-    else
-      usage(2);
-  }
-  if (o.jobs < 1 || o.queue_limit < 1 || o.plan_interval < 1 || o.estimate_factor < 1.0) usage(2);
-  return o;
+  constexpr std::int64_t big = std::int64_t{1} << 40;
+  CLI::App app{
+      "Pilot jobs (Coasters worker blocks) against direct batch submission on a shared "
+      "cluster of 20 nodes x 4 cores."};
+  app.option_defaults()->always_capture_default();
+  app.add_option("--jobs", o.jobs, "many-task jobs (the paper's run is 100000)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}));
+  app.add_option("--seed", o.seed, "random seed");
+  app.add_option("--background-gap", o.background_gap,
+                 "mean s between other users' reservations (0 disables them)")
+      ->check(CLI::Range(time_type{0}, big));
+  app.add_option("--batch-latency", o.batch_latency, "s from a batch request to its earliest start")
+      ->check(CLI::Range(time_type{0}, big));
+  app.add_option("--worker-startup", o.worker_startup, "s of batch prologue per batch job")
+      ->check(CLI::Range(time_type{0}, big));
+  app.add_option("--queue-limit", o.queue_limit, "waiting batch jobs per user (direct runs)")
+      ->check(CLI::Range(std::int64_t{1}, big));
+  app.add_option("--plan-interval", o.plan_interval, "s between planning rounds")
+      ->check(CLI::Range(time_type{1}, big));
+  app.add_option("--estimate-factor", o.estimate_factor, "walltime = ceil(F x runtime)")
+      ->check(examples::finite() & CLI::Range(1.0, 1000.0));
+  app.add_option("--spread", o.blocks.spread, "block size spread in a round")
+      ->check(examples::finite() & CLI::Range(0.0, 1.0));
+  app.add_option("--step", o.blocks.allocation_step_size,
+                 "fraction of free block slots used per round, in (0, 1]")
+      ->check(examples::finite() & CLI::Range(1e-9, 1.0));
+  app.add_option("--max-blocks", o.blocks.max_blocks, "worker blocks submitted at a time")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
+  app.add_option("--low-overallocation", o.blocks.low_overallocation,
+                 "O_l, overallocation of short jobs (>= O_h)")
+      ->check(examples::finite() & CLI::Range(1.0, 1e6));
+  app.add_option("--high-overallocation", o.blocks.high_overallocation,
+                 "O_h, overallocation of long jobs")
+      ->check(examples::finite() & CLI::Range(1.0, 1e6));
+  app.add_option("--decay", o.blocks.overallocation_decay, "beta of the overallocation curve, s")
+      ->check(examples::finite() & CLI::Range(1e-9, 1e12));
+  app.add_option("--max-walltime", o.blocks.max_walltime, "longest block, s")
+      ->check(CLI::Range(time_type{1}, big));
+  app.add_option("--max-nodes", o.blocks.max_nodes, "widest block, nodes")
+      ->check(CLI::Range(std::int64_t{1}, big));
+  app.add_option("--coverage-horizon", o.coverage_horizon,
+                 "count only block time within S s as covering queued jobs (default: all, as "
+                 "the paper)")
+      ->check(CLI::Range(time_type{1}, leasehold::forever<time_type>));
+  return examples::parse(app, argc, argv);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
-    const options o = parse(argc, argv);
+    options o;
+    if (const auto code = parse(argc, argv, o)) return *code;
     std::mt19937_64 random(o.seed);
     const std::vector<job> jobs = make_jobs(o, random);
     double work = 0;

@@ -9,8 +9,13 @@
 
 #include <leasehold/leasehold.hpp>
 
-int main() {
+#include "cli.hpp"
+
+int main(int argc, char** argv) {
   using namespace leasehold;
+
+  CLI::App app{"Books three jobs on a 128-processor free_list and prints the free profile."};
+  if (const auto code = examples::parse(app, argc, argv)) return *code;
 
   // 128 units (processors), time in seconds from now.
   free_list<std::int64_t, int> cluster(128);

@@ -3,10 +3,16 @@
 // four nodes, cancelled while waiting, power-of-two sizes, means, offered work).
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <string>
 
 #include <leasehold/sim/workload/batch_model.hpp>
 #include <leasehold/sim/workload/swf.hpp>
+
+#include "cli.hpp"
 
 namespace {
 
@@ -36,12 +42,29 @@ void print_summary(const char* name, const leasehold::swf::log& log) {
 
 }  // namespace
 
-int main() {
-  std::ifstream in(LEASEHOLD_SHARED_DIR "/haizea-workloads/blue-30days.swf");
-  if (in)
-    print_summary("blue-30days.swf", leasehold::swf::read(in));
-  else
-    std::printf("blue-30days.swf not found under %s: model only\n", LEASEHOLD_SHARED_DIR);
+int main(int argc, char** argv) {
+  std::string trace = LEASEHOLD_SHARED_DIR "/haizea-workloads/blue-30days.swf";
+  bool generated = false;
+  CLI::App app{"Summary statistics of an SWF log beside the batch workload model's (seeds 1-5)."};
+  app.option_defaults()->always_capture_default();
+  app.add_option("--trace", trace, "the SWF log to summarise (plain text)");
+  app.add_flag("--generated", generated, "the model only, no log")->excludes("--trace");
+  if (const auto code = examples::parse(app, argc, argv)) return *code;
+
+  if (!generated) {
+    if (!examples::check_input(trace)) {
+      std::cerr << "(pass --trace FILE, or --generated for the model only)\n";
+      return 1;
+    }
+    std::ifstream in(trace);
+    try {
+      print_summary(std::filesystem::path(trace).filename().string().c_str(),
+                    leasehold::swf::read(in));
+    } catch (const std::exception& e) {
+      std::cerr << "error: " << trace << ": " << e.what() << '\n';
+      return 1;
+    }
+  }
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     char name[32];
     std::snprintf(name, sizeof name, "model, seed %llu", static_cast<unsigned long long>(seed));

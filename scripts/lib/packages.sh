@@ -1,7 +1,7 @@
 # Sourced by the scripts in scripts/: installs the Debian packages leasehold needs when they
 # are missing, so that each script works on a fresh Debian machine.
 
-leasehold_packages=(cmake g++ make libboost-dev doctest-dev libbenchmark-dev)
+leasehold_packages=(cmake g++ make libboost-dev doctest-dev libbenchmark-dev libcli11-dev)
 # The Python module (pybind11), its pytest suite and `pip install --no-build-isolation .`.
 leasehold_packages+=(python3-dev pybind11-dev python3-pybind11 python3-pytest python3-setuptools)
 # The fuzz preset (scripts/fuzz): Debian's default clang and the compiler-rt package that
