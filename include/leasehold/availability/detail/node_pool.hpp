@@ -1,9 +1,17 @@
 #pragma once
 
 // A pool of fixed-size nodes for the intrusive backends: memory is taken from the system in
-// geometrically growing chunks and recycled through an intrusive free list, so that a
-// reserve that splits a block costs no heap allocation in the steady state. Addresses are
-// stable for the life of the pool (chunks never move), which intrusive containers require.
+// chunks and recycled through an intrusive free list, so that a reserve that splits a block
+// costs no heap allocation in the steady state. Addresses are stable for the life of the pool
+// (chunks never move), which intrusive containers require.
+//
+// Growth is paid in small pieces (issue 19): chunks grow geometrically only up to
+// max_chunk_bytes, are allocated uninitialised (no memset), and their slots are handed out
+// from a bump pointer rather than threaded onto the free list up front. So no single create()
+// or reserve_nodes() touches more than one bounded chunk, however large the pool already is
+// (before, passing 65,536 free_tree nodes made one reserve zero and link ~56 MB). Only a
+// reserve_nodes(count) for a large count (a copy of a whole structure) allocates a chunk of
+// that size, which the copy pays for anyway.
 
 #include <algorithm>
 #include <cstddef>
@@ -31,7 +39,12 @@ class node_pool {
   // leaving the pool as it was.
   template <class... Args>
   [[nodiscard]] Node* create(Args&&... args) {
-    if (free_ == nullptr) grow();
+    if (free_ == nullptr) {
+      if (bump_ == bump_end_) grow();
+      // Thread the next untouched slot onto the list: create() then has one path below.
+      bump_->next = nullptr;
+      free_ = bump_++;
+    }
     slot* s = free_;
     // The node is built over the link, so the link is read first and put back if the
     // constructor throws (it may have written part of the slot before throwing).
@@ -58,7 +71,7 @@ class node_pool {
 
   // Makes sure the next `count` create() calls need no system allocation.
   void reserve_nodes(std::size_t count) {
-    std::size_t spare = 0;
+    std::size_t spare = static_cast<std::size_t>(bump_end_ - bump_);
     for (slot* s = free_; s != nullptr && spare < count; s = s->next) ++spare;
     if (spare < count) grow(count - spare);
   }
@@ -71,6 +84,8 @@ class node_pool {
     using std::swap;
     swap(chunks_, other.chunks_);
     swap(free_, other.free_);
+    swap(bump_, other.bump_);
+    swap(bump_end_, other.bump_end_);
     swap(live_, other.live_);
     swap(capacity_, other.capacity_);
   }
@@ -81,18 +96,35 @@ class node_pool {
     alignas(Node) unsigned char storage[sizeof(Node)];
   };
 
+  static constexpr std::size_t max_chunk_bytes = std::size_t{1} << 20;
+  static constexpr std::size_t max_chunk_slots =
+      std::max(std::size_t{16}, max_chunk_bytes / sizeof(slot));
+
+  // Adds a chunk with room for at least `at_least` more nodes on top of the untouched slots
+  // left in the current one. Strong guarantee: on bad_alloc nothing has changed.
   void grow(std::size_t at_least = 1) {
-    const std::size_t count = std::max({at_least, capacity_, std::size_t{16}});
+    const std::size_t left = static_cast<std::size_t>(bump_end_ - bump_);
+    const std::size_t count =
+        std::max(at_least, std::clamp(capacity_, std::size_t{16}, max_chunk_slots));
     chunks_.reserve(chunks_.size() + 1);  // so that push_back below cannot throw
-    auto chunk = std::make_unique<slot[]>(count);
-    for (std::size_t i = 0; i < count; ++i) chunk[i].next = i + 1 < count ? &chunk[i + 1] : free_;
-    free_ = &chunk[0];
+    // Default-initialised: the slots stay untouched until handed out.
+    std::unique_ptr<slot[]> chunk(new slot[count]);
+    // The few untouched slots of the old chunk go onto the free list (fewer than
+    // max_chunk_slots, or fewer than the `at_least` the caller asked for).
+    for (std::size_t i = 0; i < left; ++i) {
+      bump_->next = free_;
+      free_ = bump_++;
+    }
+    bump_ = chunk.get();
+    bump_end_ = chunk.get() + count;
     chunks_.push_back(std::move(chunk));
     capacity_ += count;
   }
 
   std::vector<std::unique_ptr<slot[]>> chunks_;
   slot* free_ = nullptr;
+  slot* bump_ = nullptr;  // [bump_, bump_end_): never handed out yet, not on the free list
+  slot* bump_end_ = nullptr;
   std::size_t live_ = 0;
   std::size_t capacity_ = 0;
 };
