@@ -53,6 +53,7 @@
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/lease/config.hpp"
+#include "leasehold/policy/lease/detail/undo_log.hpp"
 #include "leasehold/policy/lease/lease_record.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/policy/lease/observer.hpp"
@@ -149,7 +150,7 @@ class lease_scheduler {
       move_clock(at);
       while (!events_.empty() && std::get<0>(*events_.begin()) == at) {
         const auto [time, order, id] = *events_.begin();
-        events_.erase(events_.begin());
+        log_.erase(events_, {time, order, id});
         record_type& l = leases_.at(id);
         if (order == begin_order)
           on_segment_begin(l, time);
@@ -170,8 +171,7 @@ class lease_scheduler {
     check_now("submit", now);
     check_terms(terms, now);
     advance_to(now);
-    record_type& l = leases_.emplace(terms.id, record_type{}).first->second;
-    inserted_ = terms.id;
+    record_type& l = log_.add(leases_, terms.id, record_type{});
     l.terms = terms;
     l.remaining_max = terms.duration;
     l.remaining_real = terms.real_duration > 0 ? terms.real_duration : terms.duration;
@@ -186,6 +186,7 @@ class lease_scheduler {
         result.reason = admit(l);
         result.outcome = result.reason.empty() ? admission::accepted : admission::rejected;
         if (!result.reason.empty()) {
+          log_.save(l);
           l.state = lease_state::rejected;
           l.rejection = result.reason;
           if (observer_ != nullptr) observer_->on_rejected(l.terms.id, now_, result.reason);
@@ -211,7 +212,8 @@ class lease_scheduler {
     if (l.first_start || (l.state != lease_state::queued && l.state != lease_state::scheduled))
       return false;
     if (l.state == lease_state::scheduled) unbook(l, now_);
-    queue_.erase({l.terms.submit, l.terms.id});
+    log_.erase(queue_, {l.terms.submit, l.terms.id});
+    log_.save(l);
     l.state = lease_state::withdrawn;
     l.end = now_;
     reevaluate();
@@ -235,6 +237,7 @@ class lease_scheduler {
     const segment_type seg = *l.current;
     const time_type run_end = std::clamp(now_, seg.run.begin, seg.run.end);
     close_segment(l, now_, {seg.run.begin, run_end}, l.remaining_real, segment_outcome::released);
+    log_.save(l);
     l.remaining_max = 0;
     l.remaining_real = 0;
     finish_lease(l, now_);
@@ -316,14 +319,25 @@ class lease_scheduler {
   // ---- the strong guarantee ------------------------------------------------------------------
   //
   // Every public mutating call (submit, withdraw, release, advance_to) runs as a transaction
-  // (unless config().strong_guarantee is off):
-  // what it may change is saved first (the slot table, the preparation step, the clock, the
-  // queue, reservations, events, bookings per node, and every lease record not yet over:
-  // records of done, rejected and withdrawn leases never change again), and swapped back if
-  // the call throws (std::bad_alloc, a Preparation's exception, an internal invariant). The
-  // observer hears of the call's events only once it has succeeded. The saving costs a copy
-  // of the slot table and of the live leases per call; tests/fault/ checks the guarantee by
-  // failing every allocation of every call in turn.
+  // (unless config().strong_guarantee is off): each change it makes to the slot table, the
+  // queue, the reservations, the events, the bookings per node and the lease records goes
+  // through an undo log (detail/undo_log.hpp) and is taken back, newest first, if the call
+  // throws (std::bad_alloc, a Preparation's exception, an internal invariant). Undoing never
+  // allocates, so a call costs what it changes, however long the scheduler has run. The slot
+  // table's clock is moved only when the call has succeeded (a profile forgets the past for
+  // good; until then every query begins at now_, which the table's older origin does not
+  // change). Two parts are still saved whole: a Preparation with state (an image-staging
+  // step: its caches and transfers) and, for backends that cannot undo a booking in place or
+  // that hold a fixed horizon (slotted_ring: a lagging origin would shorten it), the slot
+  // table. The observer hears of the call's events only once it has succeeded.
+  // tests/fault/ checks the guarantee by failing every allocation of every call in turn.
+
+  using undo_log_type = detail::undo_log<table_type, record_type>;
+  // Bookings are undone in place and the table's clock moves at commit (see above).
+  static constexpr bool undoes_bookings = undo_log_type::logs_table && !requires(const A& a) {
+    a.horizon();
+  };
+  static constexpr bool saves_preparation = !std::is_empty_v<Preparation>;
 
   // Holds the events of a call in progress.
   class deferred_events final : public lease_observer<time_type> {
@@ -391,47 +405,48 @@ class lease_scheduler {
                   "lease_scheduler: the Preparation must be nothrow movable, so that a failed "
                   "call can be rolled back");
     // The copies below may throw; nothing has changed yet.
-    table_type table = table_;
-    Preparation prep = prep_;
-    auto queue = queue_;
-    auto reserved = reserved_;
-    auto events = events_;
-    auto on_node = on_node_;
-    std::vector<std::pair<std::uint64_t, record_type>> live;
-    for (const auto& [id, l] : leases_)
-      if (l.state != lease_state::done && l.state != lease_state::rejected &&
-          l.state != lease_state::withdrawn)
-        live.emplace_back(id, l);
+    std::optional<table_type> table;
+    if constexpr (!undoes_bookings) table.emplace(table_);
+    std::optional<Preparation> prep;
+    if constexpr (saves_preparation) prep.emplace(prep_);
     const time_type now = now_;
     deferred_events deferred;
     lease_observer<time_type>* const observer = observer_;
     observer_ = &deferred;
     in_transaction_ = true;
-    inserted_.reset();
+    log_.begin();
     const auto restore = [&]() noexcept {
-      using std::swap;
-      swap(table_, table);
-      swap(prep_, prep);
-      swap(queue_, queue);
-      swap(reserved_, reserved);
-      swap(events_, events);
-      swap(on_node_, on_node);
-      for (auto& [id, l] : live) swap(leases_.find(id)->second, l);
-      if (inserted_) leases_.erase(*inserted_);
+      log_.rollback({table_, queue_, events_, reserved_, on_node_, leases_, finished_});
+      if constexpr (!undoes_bookings) {
+        using std::swap;
+        swap(table_, *table);
+      }
+      if constexpr (saves_preparation) {
+        using std::swap;
+        swap(prep_, *prep);
+      }
       now_ = now;
     };
     const auto finish = [&] {
       observer_ = observer;
       in_transaction_ = false;
-      inserted_.reset();
+      log_.commit();
+    };
+    // The table's clock, last: it cannot fail for a nothrow_rollback backend (now_ >= its
+    // origin), and would leave the table as it was for any other.
+    const auto catch_up = [&] {
+      if constexpr (undoes_bookings)
+        if (table_.origin() < now_) table_.advance_to(now_);
     };
     try {
       if constexpr (std::is_void_v<decltype(body())>) {
         body();
+        catch_up();
         finish();
         if (observer_ != nullptr) deferred.replay(*observer_);
       } else {
         auto result = body();
+        catch_up();
         finish();
         if (observer_ != nullptr) deferred.replay(*observer_);
         return result;
@@ -439,7 +454,8 @@ class lease_scheduler {
     } catch (...) {
       if (in_transaction_) {  // thrown by the call, not by the observer after it succeeded
         restore();
-        finish();
+        observer_ = observer;
+        in_transaction_ = false;
       }
       throw;
     }
@@ -537,12 +553,14 @@ class lease_scheduler {
   void move_clock(time_type t) {
     if (t <= now_) return;
     now_ = t;
-    table_.advance_to(t);
+    // Inside a transaction the table catches up when the call succeeds (see transaction()).
+    if (!(undoes_bookings && in_transaction_)) table_.advance_to(t);
   }
 
   void on_segment_begin(record_type& l, time_type at) {
+    log_.save(l);
     l.state = lease_state::running;
-    reserved_.erase(l.terms.id);
+    log_.erase(reserved_, l.terms.id);
     const segment_type& seg = *l.current;
     if (seg.migrates) ++l.migrations;
     if (!l.first_start) {
@@ -554,6 +572,7 @@ class lease_scheduler {
   }
 
   void on_segment_finish(record_type& l, time_type at) {
+    log_.save(l);
     const segment_type seg = *l.current;
     if (seg.completes) {
       const time_type real_end =
@@ -581,26 +600,30 @@ class lease_scheduler {
   // Ends the current segment at `at`: frees what is booked after it, records it.
   void close_segment(record_type& l, time_type at, interval<time_type> run, time_type work,
                      segment_outcome outcome) {
+    log_.save(l);
     const segment_type seg = *l.current;
     unbook(l, at);
     l.history.push_back({seg.nodes, {seg.booked.begin, at}, run, work, outcome});
   }
 
   void finish_lease(record_type& l, time_type at) {
+    log_.save(l);
     l.state = lease_state::done;
     l.end = at;
     if (observer_ != nullptr) observer_->on_ended(l.terms.id, at);
   }
 
   void enqueue(record_type& l) {
+    log_.save(l);
+    log_.insert(queue_, {l.terms.submit, l.terms.id});
     l.state = lease_state::queued;
-    queue_.insert({l.terms.submit, l.terms.id});
   }
 
   // ---- booking -----------------------------------------------------------------------------
 
   void book(record_type& l, segment_type seg) {
-    table_.reserve({seg.booked, seg.per_node, seg.nodes});
+    log_.save(l);
+    table_reserve({seg.booked, seg.per_node, seg.nodes});
     if (!seg.resumes) {
       // A resumed segment finds its image instance on its nodes (or brings it along when
       // migrating, §3.1): only a fresh start is prepared.
@@ -610,14 +633,14 @@ class lease_scheduler {
       else
         prep_.prepare(l.terms, nodes, seg.booked.begin, now_);
     }
-    for (std::size_t node : seg.nodes) on_node_[node].push_back(l.terms.id);
-    queue_.erase({l.terms.submit, l.terms.id});
+    for (std::size_t node : seg.nodes) log_.push(on_node_, node, l.terms.id);
+    log_.erase(queue_, {l.terms.submit, l.terms.id});
+    log_.insert(events_, {seg.finish, finish_order, l.terms.id});
+    if (seg.booked.begin > now_) log_.insert(events_, {seg.booked.begin, begin_order, l.terms.id});
     ++l.generation;
     l.current = std::move(seg);
-    events_.insert({l.current->finish, finish_order, l.terms.id});
     if (l.current->booked.begin > now_) {
       l.state = lease_state::scheduled;
-      events_.insert({l.current->booked.begin, begin_order, l.terms.id});
     } else {
       on_segment_begin(l, now_);
     }
@@ -625,16 +648,31 @@ class lease_scheduler {
 
   // Gives back what the current segment holds from `from` on and forgets it.
   void unbook(record_type& l, time_type from) {
+    log_.save(l);
     const segment_type& seg = *l.current;
     const interval<time_type> rest{std::max(from, seg.booked.begin), seg.booked.end};
-    if (!rest.empty()) table_.release({rest, seg.per_node, seg.nodes});
-    events_.erase({seg.finish, finish_order, l.terms.id});
-    events_.erase({seg.booked.begin, begin_order, l.terms.id});
-    for (std::size_t node : seg.nodes) std::erase(on_node_[node], l.terms.id);
+    if (!rest.empty()) table_release({rest, seg.per_node, seg.nodes});
+    log_.erase(events_, {seg.finish, finish_order, l.terms.id});
+    log_.erase(events_, {seg.booked.begin, begin_order, l.terms.id});
+    for (std::size_t node : seg.nodes) log_.erase(on_node_, node, l.terms.id);
     prep_.cancel(l.terms.id, now_);
-    reserved_.erase(l.terms.id);
+    log_.erase(reserved_, l.terms.id);
     l.current.reset();
     ++l.generation;
+  }
+
+  // Bookings in the slot table, through the undo log when it can take them back in place.
+  void table_reserve(const typename table_type::placement_type& p) {
+    if constexpr (undoes_bookings)
+      log_.reserve(table_, p);
+    else
+      table_.reserve(p);
+  }
+  void table_release(const typename table_type::placement_type& p) {
+    if constexpr (undoes_bookings)
+      log_.release(table_, p);
+    else
+      table_.release(p);
   }
 
   // When the segment really ends, and whether the lease ends with it. Best-effort work is
@@ -855,19 +893,21 @@ class lease_scheduler {
     }
     const auto suspend_begin = static_cast<time_type>(at - suspend_time(victim.terms));
     if (may_suspend(victim.terms) && suspend_begin >= now_ && suspend_begin >= seg.run.begin) {
-      if (at < seg.booked.end) table_.release({{at, seg.booked.end}, seg.per_node, seg.nodes});
-      events_.erase({seg.finish, finish_order, victim.terms.id});
+      log_.save(victim);
+      if (at < seg.booked.end) table_release({{at, seg.booked.end}, seg.per_node, seg.nodes});
+      log_.erase(events_, {seg.finish, finish_order, victim.terms.id});
       seg.booked.end = at;
       seg.run.end = std::min(seg.run.end, suspend_begin);
       seg.suspends = true;
       settle_finish(victim, seg);
+      log_.insert(events_, {seg.finish, finish_order, victim.terms.id});
       ++victim.generation;
       victim.current = seg;
-      events_.insert({seg.finish, finish_order, victim.terms.id});
       return;
     }
     const time_type run_end = std::clamp(now_, seg.run.begin, seg.run.end);
     close_segment(victim, now_, {seg.run.begin, run_end}, 0, segment_outcome::cancelled);
+    log_.save(victim);
     ++victim.cancellations;
     enqueue(victim);
     if (observer_ != nullptr) observer_->on_requeued(victim.terms.id, now_);
@@ -906,7 +946,7 @@ class lease_scheduler {
       book(l, std::move(*seg));
       if (future) {
         ++reservations;
-        reserved_.insert(id);
+        log_.insert(reserved_, id);
       }
     }
   }
@@ -1027,8 +1067,9 @@ class lease_scheduler {
   Preparation prep_;
   time_type now_;
   lease_observer<time_type>* observer_ = nullptr;
-  bool in_transaction_ = false;            // inside a public call (see transaction())
-  std::optional<std::uint64_t> inserted_;  // the lease submit() added in this call
+  bool in_transaction_ = false;        // inside a public call (see transaction())
+  undo_log_type log_;                  // records the changes of the call in progress
+  std::vector<record_type> finished_;  // finished leases not yet taken
   std::map<std::uint64_t, record_type> leases_;
   std::set<std::pair<time_type, std::uint64_t>> queue_;  // (submit, id): FIFO by submit time
   std::set<std::uint64_t> reserved_;  // best-effort leases booked for a future begin
