@@ -98,6 +98,12 @@ struct scheduler_config {
   // a simulation that treats running out of memory as fatal may turn it off, keeping the
   // basic guarantee (no leak, but a failed call may leave the schedule inconsistent).
   bool strong_guarantee = true;
+  // A lease that is done, rejected or withdrawn leaves the scheduler when the call that
+  // finished it returns: take_finished() hands it out once, leases() holds the live leases
+  // only, and lease(id) of a retired id throws invalid_lease. Memory then depends on the live
+  // leases only, which an embedding service running for months needs (docs/leases.md). Off by
+  // default: simulations and tests that read every record after the run keep doing so.
+  bool retire_finished = false;
 
   // Table 1's configurations (§4.4).
   [[nodiscard]] static scheduler_config novm_nosr() {

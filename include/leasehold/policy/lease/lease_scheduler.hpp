@@ -117,15 +117,31 @@ class lease_scheduler {
   // The preparation step (image staging: its caches, transfers and counts).
   [[nodiscard]] const Preparation& preparation_step() const noexcept { return prep_; }
   [[nodiscard]] time_type now() const noexcept { return now_; }
+  // Every lease submitted so far; with config().retire_finished, the live ones only (queued,
+  // scheduled or running), finished ones having gone to take_finished().
   [[nodiscard]] const std::map<std::uint64_t, record_type>& leases() const noexcept {
     return leases_;
   }
   [[nodiscard]] const record_type& lease(std::uint64_t id) const {
     const auto it = leases_.find(id);
-    if (it == leases_.end())
+    if (it == leases_.end()) {
+      if (config_.retire_finished)
+        throw invalid_lease(leasehold::detail::describe(
+            "lease ", id,
+            ": unknown lease (never submitted, or finished and retired: see take_finished())"));
       throw invalid_lease(leasehold::detail::describe("lease ", id, ": unknown lease"));
+    }
     return it->second;
   }
+  // With config().retire_finished: the leases that finished (done, rejected or withdrawn)
+  // since the last call, in the order they finished, each handed out once. Empty otherwise.
+  [[nodiscard]] std::vector<record_type> take_finished() noexcept {
+    std::vector<record_type> taken;
+    taken.swap(finished_);
+    return taken;
+  }
+  // How many finished leases wait for take_finished().
+  [[nodiscard]] std::size_t finished_count() const noexcept { return finished_.size(); }
   [[nodiscard]] std::size_t queue_size() const noexcept { return queue_.size(); }
   // Ids of the queued leases in FIFO order (submit time, then id).
   [[nodiscard]] std::vector<std::uint64_t> queue() const {
@@ -143,7 +159,7 @@ class lease_scheduler {
   // Processes every segment begin and end up to `now` in time order (ends before begins at
   // the same time), re-evaluating the schedule after each instant.
   void advance_to(time_type now) {
-    if (!in_transaction_ && config_.strong_guarantee) return transaction([&] { advance_to(now); });
+    if (!in_call_) return outermost([&] { advance_to(now); });
     check_now("advance_to", now);
     while (!events_.empty() && std::get<0>(*events_.begin()) <= now) {
       const time_type at = std::get<0>(*events_.begin());
@@ -166,8 +182,7 @@ class lease_scheduler {
   // reservations and immediate leases are admitted or rejected at once; best-effort leases
   // join the queue. Throws invalid_lease for malformed terms, changing nothing.
   submit_result submit(const terms_type& terms, time_type now) {
-    if (!in_transaction_ && config_.strong_guarantee)
-      return transaction([&] { return submit(terms, now); });
+    if (!in_call_) return outermost([&] { return submit(terms, now); });
     check_now("submit", now);
     check_terms(terms, now);
     advance_to(now);
@@ -189,6 +204,7 @@ class lease_scheduler {
           log_.save(l);
           l.state = lease_state::rejected;
           l.rejection = result.reason;
+          finished(l);
           if (observer_ != nullptr) observer_->on_rejected(l.terms.id, now_, result.reason);
         }
         break;
@@ -201,8 +217,7 @@ class lease_scheduler {
   // in the SWF logs' status 5). Returns false, changing nothing, when the lease has already
   // started (it then runs on) or is over.
   bool withdraw(std::uint64_t id, time_type now) {
-    if (!in_transaction_ && config_.strong_guarantee)
-      return transaction([&] { return withdraw(id, now); });
+    if (!in_call_) return outermost([&] { return withdraw(id, now); });
     check_now("withdraw", now);
     const auto it = leases_.find(id);
     if (it == leases_.end())
@@ -216,6 +231,7 @@ class lease_scheduler {
     log_.save(l);
     l.state = lease_state::withdrawn;
     l.end = now_;
+    finished(l);
     reevaluate();
     return true;
   }
@@ -224,7 +240,7 @@ class lease_scheduler {
   // the rest of its booking is freed and the schedule re-evaluated. Throws invalid_lease for
   // a lease that is not running.
   void release(std::uint64_t id, time_type now) {
-    if (!in_transaction_ && config_.strong_guarantee) return transaction([&] { release(id, now); });
+    if (!in_call_) return outermost([&] { release(id, now); });
     check_now("release", now);
     const auto it = leases_.find(id);
     if (it == leases_.end())
@@ -397,6 +413,41 @@ class lease_scheduler {
     };
     std::vector<event_record> events_;
   };
+
+  // Every public call enters here once (a call made from inside another, such as submit's
+  // advance_to, runs directly): as a transaction when the guarantee is on, and retiring the
+  // leases it finished before it returns.
+  template <class Body>
+  decltype(auto) outermost(Body body) {
+    struct leave {
+      bool& flag;
+      ~leave() { flag = false; }
+    } guard{in_call_};
+    in_call_ = true;
+    retiring_.clear();
+    auto whole = [&]() -> decltype(auto) {
+      if constexpr (std::is_void_v<decltype(body())>) {
+        body();
+        retire();
+      } else {
+        auto result = body();
+        retire();
+        return result;
+      }
+    };
+    if (config_.strong_guarantee) return transaction(whole);
+    return whole();
+  }
+
+  // A lease is over; with retire_finished it leaves the live state when the call ends (not at
+  // once: the call may still hold a reference to its record).
+  void finished(const record_type& l) {
+    if (config_.retire_finished) retiring_.push_back(l.terms.id);
+  }
+  void retire() {
+    for (const std::uint64_t id : retiring_) log_.retire(leases_, finished_, id);
+    retiring_.clear();
+  }
 
   template <class Body>
   decltype(auto) transaction(Body body) {
@@ -610,6 +661,7 @@ class lease_scheduler {
     log_.save(l);
     l.state = lease_state::done;
     l.end = at;
+    finished(l);
     if (observer_ != nullptr) observer_->on_ended(l.terms.id, at);
   }
 
@@ -1067,9 +1119,11 @@ class lease_scheduler {
   Preparation prep_;
   time_type now_;
   lease_observer<time_type>* observer_ = nullptr;
-  bool in_transaction_ = false;        // inside a public call (see transaction())
-  undo_log_type log_;                  // records the changes of the call in progress
-  std::vector<record_type> finished_;  // finished leases not yet taken
+  bool in_call_ = false;                 // inside a public call (see outermost())
+  bool in_transaction_ = false;          // inside a public call with the guarantee (transaction())
+  std::vector<std::uint64_t> retiring_;  // finished in the call in progress
+  undo_log_type log_;                    // records the changes of the call in progress
+  std::vector<record_type> finished_;    // finished leases not yet taken
   std::map<std::uint64_t, record_type> leases_;
   std::set<std::pair<time_type, std::uint64_t>> queue_;  // (submit, id): FIFO by submit time
   std::set<std::uint64_t> reserved_;  // best-effort leases booked for a future begin
