@@ -26,6 +26,7 @@
 
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 #include <leasehold/sim/lease_simulation.hpp>
+#include <leasehold/sim/metrics.hpp>
 #include <leasehold/sim/workload/swf.hpp>
 #include <leasehold/sim/workload/swf_leases.hpp>
 
@@ -131,6 +132,7 @@ int main(int argc, char** argv) {
     return next_submit;
   };
   std::size_t total_finished = 0;
+  lh::sim::lease_metrics_accumulator<T> metrics;  // the paper's metrics, fed as leases finish
   // The simulator's after_step: the service loop's "take the finished leases" step.
   const auto stats = lh::sim::simulate_leases(scheduler, leases, {}, [&](T at) {
     while (at >= origin + static_cast<T>(current + 1) * month) {
@@ -140,6 +142,7 @@ int main(int argc, char** argv) {
     for (auto& l : scheduler.take_finished()) {
       ++row.finished;
       ++total_finished;
+      metrics.add(l);
       if (l.state == lease::lease_state::done && l.first_start) {
         ++row.done;
         row.wait += static_cast<double>(*l.first_start - l.terms.submit);
@@ -150,4 +153,8 @@ int main(int argc, char** argv) {
   std::cout << stats.submitted << " submitted, " << stats.withdrawn << " withdrawn, "
             << total_finished << " finished, " << scheduler.leases().size() << " still live; CPU "
             << cpu_seconds() << " s, peak RSS " << peak_rss_mb() << " MB\n";
+  const auto m = metrics.result(144, origin);
+  std::cout << "all-best-effort " << m.all_best_effort << " s, mean wait " << m.mean_wait
+            << " s, mean bounded slowdown " << m.mean_bounded_slowdown << ", utilisation "
+            << m.utilisation << "\n";
 }
