@@ -53,11 +53,13 @@
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/lease/config.hpp"
+#include "leasehold/policy/lease/detail/deferred_events.hpp"
 #include "leasehold/policy/lease/detail/undo_log.hpp"
 #include "leasehold/policy/lease/lease_record.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/policy/lease/observer.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
+#include "leasehold/policy/lease/vm_time_model.hpp"
 
 namespace leasehold::io::detail {
 struct scheduler_access;  // io/lease_checkpoint.hpp: saves and restores the private state
@@ -303,31 +305,21 @@ class lease_scheduler {
     }
   }
 
-  // Seconds to suspend / resume a VM of the lease's memory, and to migrate its image
-  // instance and memory state (§3.1).
+  // The VM time model (vm_time_model.hpp) under this scheduler's configuration.
   [[nodiscard]] time_type suspend_time(const terms_type& t) const {
-    return detail::transfer_time<time_type>(t.per_node[memory_mb], config_.suspend_rate_mb_s);
+    return lease::suspend_time(config_, t);
   }
   [[nodiscard]] time_type resume_time(const terms_type& t) const {
-    return detail::transfer_time<time_type>(t.per_node[memory_mb], config_.resume_rate_mb_s);
+    return lease::resume_time(config_, t);
   }
   [[nodiscard]] time_type migration_time(const terms_type& t) const {
-    const std::int64_t image = t.image ? t.image->size_mb : 0;
-    return detail::transfer_time<time_type>(image + t.per_node[memory_mb], config_.network_mb_s);
+    return lease::migration_time(config_, t);
   }
-  // Wall-clock time to do `work` seconds of computation: longer inside a VM (§4.3).
-  [[nodiscard]] time_type time_for(time_type work) const {
-    if (!config_.in_vms || config_.runtime_slowdown_percent == 0) return work;
-    const auto scale = static_cast<time_type>(100 + config_.runtime_slowdown_percent);
-    return static_cast<time_type>((work * scale + 99) / 100);
-  }
-  // Work done in `elapsed` seconds of running: the inverse of time_for, rounded down.
+  [[nodiscard]] time_type time_for(time_type work) const { return lease::time_for(config_, work); }
   [[nodiscard]] time_type work_of(time_type elapsed) const {
-    if (!config_.in_vms || config_.runtime_slowdown_percent == 0) return elapsed;
-    const auto scale = static_cast<time_type>(100 + config_.runtime_slowdown_percent);
-    return static_cast<time_type>(elapsed * 100 / scale);
+    return lease::work_of(config_, elapsed);
   }
-  [[nodiscard]] time_type overhead() const { return config_.in_vms ? config_.boot_shutdown : 0; }
+  [[nodiscard]] time_type overhead() const { return lease::overhead(config_); }
 
  private:
   friend struct io::detail::scheduler_access;
@@ -354,65 +346,6 @@ class lease_scheduler {
     a.horizon();
   };
   static constexpr bool saves_preparation = !std::is_empty_v<Preparation>;
-
-  // Holds the events of a call in progress.
-  class deferred_events final : public lease_observer<time_type> {
-   public:
-    void on_ready(std::uint64_t id, time_type at, std::span<const std::size_t> nodes) override {
-      events_.push_back({kind::ready, id, at, {nodes.begin(), nodes.end()}, {}});
-    }
-    void on_suspended(std::uint64_t id, time_type at) override {
-      events_.push_back({kind::suspended, id, at, {}, {}});
-    }
-    void on_resumed(std::uint64_t id, time_type at, std::span<const std::size_t> nodes) override {
-      events_.push_back({kind::resumed, id, at, {nodes.begin(), nodes.end()}, {}});
-    }
-    void on_ended(std::uint64_t id, time_type at) override {
-      events_.push_back({kind::ended, id, at, {}, {}});
-    }
-    void on_rejected(std::uint64_t id, time_type at, std::string_view reason) override {
-      events_.push_back({kind::rejected, id, at, {}, std::string(reason)});
-    }
-    void on_requeued(std::uint64_t id, time_type at) override {
-      events_.push_back({kind::requeued, id, at, {}, {}});
-    }
-
-    void replay(lease_observer<time_type>& to) const {
-      for (const event_record& e : events_) {
-        switch (e.what) {
-          case kind::ready:
-            to.on_ready(e.id, e.at, e.nodes);
-            break;
-          case kind::suspended:
-            to.on_suspended(e.id, e.at);
-            break;
-          case kind::resumed:
-            to.on_resumed(e.id, e.at, e.nodes);
-            break;
-          case kind::ended:
-            to.on_ended(e.id, e.at);
-            break;
-          case kind::rejected:
-            to.on_rejected(e.id, e.at, e.reason);
-            break;
-          case kind::requeued:
-            to.on_requeued(e.id, e.at);
-            break;
-        }
-      }
-    }
-
-   private:
-    enum class kind { ready, suspended, resumed, ended, rejected, requeued };
-    struct event_record {
-      kind what;
-      std::uint64_t id;
-      time_type at;
-      std::vector<std::size_t> nodes;
-      std::string reason;
-    };
-    std::vector<event_record> events_;
-  };
 
   // Every public call enters here once (a call made from inside another, such as submit's
   // advance_to, runs directly): as a transaction when the guarantee is on, and retiring the
@@ -461,7 +394,7 @@ class lease_scheduler {
     std::optional<Preparation> prep;
     if constexpr (saves_preparation) prep.emplace(prep_);
     const time_type now = now_;
-    deferred_events deferred;
+    detail::deferred_events<time_type> deferred;
     lease_observer<time_type>* const observer = observer_;
     observer_ = &deferred;
     in_transaction_ = true;
