@@ -86,7 +86,8 @@ class lease_metrics_accumulator {
       return;
     }
     ++m_.best_effort_completed;
-    last_end_ = last_end_ ? std::max(*last_end_, *l.end) : *l.end;
+    last_end_ = any_end_ ? std::max(last_end_, *l.end) : *l.end;
+    any_end_ = true;
     const double t_u =
         static_cast<double>(l.terms.real_duration > 0 ? l.terms.real_duration : l.terms.duration);
     samples_.push_back(
@@ -97,7 +98,7 @@ class lease_metrics_accumulator {
   // The metrics of everything added so far.
   [[nodiscard]] lease_metrics result(std::size_t node_count, T trace_start = 0) const {
     lease_metrics m = m_;
-    if (last_end_) m.all_best_effort = std::max<std::int64_t>(0, *last_end_ - trace_start);
+    if (any_end_) m.all_best_effort = std::max<std::int64_t>(0, last_end_ - trace_start);
     std::vector<sample> samples = samples_;
     std::ranges::sort(samples, [](const sample& a, const sample& b) {
       return a.arrival != b.arrival ? a.arrival < b.arrival : a.id < b.id;
@@ -130,7 +131,8 @@ class lease_metrics_accumulator {
   };
   metrics_options options_;
   lease_metrics m_;
-  std::optional<T> last_end_;
+  bool any_end_ = false;  // (not std::optional: GCC's -Wmaybe-uninitialized misfires on it)
+  T last_end_{};
   double busy_ = 0.0;
   std::vector<sample> samples_;
 };

@@ -722,28 +722,43 @@ class lease_scheduler {
         return describe("only ", chosen.size() + candidates.size(), " of ", n,
                         " nodes can hold it over ", span, ", even preempting best-effort leases");
       std::ranges::sort(candidates);
-      std::vector<std::uint64_t> victims;
+      std::vector<std::size_t> preempt_on;
       for (std::size_t i = 0; chosen.size() < n; ++i) {
-        const std::size_t node = candidates[i].second;
-        chosen.push_back(node);
-        for (std::uint64_t id : on_node_[node]) {
-          const record_type& other = leases_.at(id);
-          if (is_preemptible(other) && other.current->booked.overlaps(span)) victims.push_back(id);
-        }
+        chosen.push_back(candidates[i].second);
+        preempt_on.push_back(candidates[i].second);
       }
       std::ranges::sort(chosen);
-      std::ranges::sort(victims);
-      victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
-      for (std::uint64_t id : victims) preempt(leases_.at(id), span.begin);
+      book_reservation(l, span, std::move(chosen), preempt_on);
+      return {};
     }
-    segment_type seg{
-        chosen, v, span, {span.begin, static_cast<time_type>(span.begin + t.duration)}};
+    book_reservation(l, span, std::move(chosen), {});
+    return {};
+  }
+
+  // The one booking path of admission, shared by admit() and admit_with_images(): preempts
+  // the best-effort leases in the way on `preempt_on` (§3.1, in id order) and books the lease
+  // on `nodes` (in increasing order) over `span`.
+  void book_reservation(record_type& l, interval<time_type> span, std::vector<std::size_t> nodes,
+                        std::span<const std::size_t> preempt_on) {
+    std::vector<std::uint64_t> victims;
+    for (std::size_t node : preempt_on) {
+      for (std::uint64_t id : on_node_[node]) {
+        const record_type& other = leases_.at(id);
+        if (is_preemptible(other) && other.current->booked.overlaps(span)) victims.push_back(id);
+      }
+    }
+    std::ranges::sort(victims);
+    victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
+    for (std::uint64_t id : victims) preempt(leases_.at(id), span.begin);
+    segment_type seg{std::move(nodes),
+                     booked_vector(l.terms),
+                     span,
+                     {span.begin, static_cast<time_type>(span.begin + l.terms.duration)}};
     settle_finish(l, seg);
     if (!table_.can_reserve({seg.booked, seg.per_node, seg.nodes}))
-      throw invariant_violation(
-          describe("lease_scheduler: lease ", t.id, " does not fit after preempting for it"));
+      throw invariant_violation(leasehold::detail::describe(
+          "lease_scheduler: lease ", l.terms.id, " does not fit after preempting for it"));
     book(l, std::move(seg));
-    return {};
   }
 
   // admit() for a preparation that stages images (Haizea §3.2): nodes that need no
@@ -809,25 +824,13 @@ class lease_scheduler {
         return describe("its image ", t.image->id, " (", t.image->size_mb, " MB) cannot reach ", n,
                         " nodes by its start ", span.begin);
     }
-    std::vector<std::uint64_t> victims;
     std::vector<std::size_t> nodes;
+    std::vector<std::size_t> preempt_on;
     for (const auto& c : chosen) {
       nodes.push_back(c.node);
-      if (c.preemption == 0) continue;
-      for (std::uint64_t id : on_node_[c.node]) {
-        const record_type& other = leases_.at(id);
-        if (is_preemptible(other) && other.current->booked.overlaps(span)) victims.push_back(id);
-      }
+      if (c.preemption != 0) preempt_on.push_back(c.node);
     }
-    std::ranges::sort(victims);
-    victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
-    for (std::uint64_t id : victims) preempt(leases_.at(id), span.begin);
-    segment_type seg{nodes, v, span, {span.begin, static_cast<time_type>(span.begin + t.duration)}};
-    settle_finish(l, seg);
-    if (!table_.can_reserve({seg.booked, seg.per_node, seg.nodes}))
-      throw invariant_violation(
-          describe("lease_scheduler: lease ", t.id, " does not fit after preempting for it"));
-    book(l, std::move(seg));
+    book_reservation(l, span, std::move(nodes), preempt_on);
     return {};
   }
 
