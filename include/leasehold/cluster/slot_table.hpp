@@ -264,6 +264,25 @@ class slot_table {
     }
   }
 
+  // Undo of a reserve(p) / release(p) that succeeded, for a caller that keeps its own undo
+  // log (policy::lease's transactions): valid only when every change made to the table after
+  // that call has been undone already, so the table is exactly as the call left it. Then, for
+  // a nothrow_rollback backend, the inverse changes need no allocation and cannot fail (the
+  // profiles are as they were right after the call, and a profile's capacity for nodes never
+  // shrinks).
+  void undo_reserve(
+      interval<time_type> span, const capacity_type& per_node,
+      std::span<const std::size_t> nodes) noexcept requires detail::nothrow_rollback<A> {
+    aggregate_.release(span, detail::scaled(per_node, nodes.size()));
+    for (std::size_t k = nodes.size(); k > 0; --k) nodes_[nodes[k - 1]].release(span, per_node);
+  }
+  void undo_release(
+      interval<time_type> span, const capacity_type& per_node,
+      std::span<const std::size_t> nodes) noexcept requires detail::nothrow_rollback<A> {
+    aggregate_.reserve(span, detail::scaled(per_node, nodes.size()));
+    for (std::size_t k = nodes.size(); k > 0; --k) nodes_[nodes[k - 1]].reserve(span, per_node);
+  }
+
   // Moves every profile's origin to t (see availability::advance_to).
   void advance_to(time_type t) {
     leasehold::detail::check_advance(t, origin());

@@ -286,6 +286,7 @@ void write_config(json_writer& w, const policy::lease::scheduler_config<T>& c) {
   write_optional(w, "minimum_run", c.minimum_run);
   w.member("reserve_disk_for_memory_state", c.reserve_disk_for_memory_state);
   w.member("strong_guarantee", c.strong_guarantee);
+  w.member("retire_finished", c.retire_finished);
   w.end_object();
 }
 
@@ -293,7 +294,8 @@ template <time_value T>
 [[nodiscard]] policy::lease::scheduler_config<T> read_config(const json_value& v) {
   v.only_members({"backfill", "suspend", "migrate", "suspend_rate_mb_s", "resume_rate_mb_s",
                   "network_mb_s", "in_vms", "runtime_slowdown_percent", "boot_shutdown",
-                  "minimum_run", "reserve_disk_for_memory_state", "strong_guarantee"});
+                  "minimum_run", "reserve_disk_for_memory_state", "strong_guarantee",
+                  "retire_finished"});
   policy::lease::scheduler_config<T> c;
   const json_value& b = v.at("backfill");
   b.only_members({"mode", "reservations"});
@@ -310,6 +312,8 @@ template <time_value T>
   c.minimum_run = read_optional<T>(v.at("minimum_run"));
   c.reserve_disk_for_memory_state = v.at("reserve_disk_for_memory_state").as_bool();
   c.strong_guarantee = v.at("strong_guarantee").as_bool();
+  // Absent in checkpoints written before finished leases could be retired.
+  if (const json_value* retire = v.find("retire_finished")) c.retire_finished = retire->as_bool();
   return c;
 }
 

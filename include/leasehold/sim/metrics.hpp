@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -50,72 +51,99 @@ struct lease_metrics {
   }
 };
 
+// The metrics of leases handed in one at a time, as they finish (an embedding service or a
+// simulation with scheduler_config::retire_finished takes them with take_finished()): each
+// record is folded in and dropped. What is kept per best-effort lease is one small sample
+// (arrival, id, wait, slowdown), since the warm-up discard (§4.4) needs them in arrival order.
 template <time_value T>
-[[nodiscard]] lease_metrics measure(
-    const std::map<std::uint64_t, policy::lease::lease_record<T>>& leases, std::size_t node_count,
-    T trace_start = 0, const metrics_options& options = {}) {
-  using policy::lease::lease_kind;
-  using policy::lease::lease_state;
-  lease_metrics m;
+class lease_metrics_accumulator {
+ public:
+  explicit lease_metrics_accumulator(metrics_options options = {}) : options_(options) {}
+
+  void add(const policy::lease::lease_record<T>& l) {
+    using policy::lease::lease_kind;
+    using policy::lease::lease_state;
+    for (const auto& seg : l.history)
+      busy_ +=
+          static_cast<double>(seg.run.end - seg.run.begin) * static_cast<double>(seg.nodes.size());
+    m_.suspensions += l.suspensions;
+    m_.migrations += l.migrations;
+    m_.cancellations += l.cancellations;
+    if (l.terms.kind == lease_kind::advance_reservation) {
+      if (l.state == lease_state::rejected)
+        ++m_.ar_rejected;
+      else
+        ++m_.ar_accepted;
+      return;
+    }
+    if (l.terms.kind != lease_kind::best_effort) return;
+    if (l.state == lease_state::withdrawn) {
+      ++m_.best_effort_withdrawn;
+      return;
+    }
+    if (l.state != lease_state::done || !l.first_start || !l.end) {
+      ++m_.best_effort_unfinished;
+      return;
+    }
+    ++m_.best_effort_completed;
+    last_end_ = any_end_ ? std::max(last_end_, *l.end) : *l.end;
+    any_end_ = true;
+    const double t_u =
+        static_cast<double>(l.terms.real_duration > 0 ? l.terms.real_duration : l.terms.duration);
+    samples_.push_back(
+        {l.terms.submit, l.terms.id, static_cast<double>(*l.first_start - l.terms.submit),
+         static_cast<double>(*l.end - l.terms.submit) / std::max(t_u, options_.slowdown_bound_s)});
+  }
+
+  // The metrics of everything added so far.
+  [[nodiscard]] lease_metrics result(std::size_t node_count, T trace_start = 0) const {
+    lease_metrics m = m_;
+    if (any_end_) m.all_best_effort = std::max<std::int64_t>(0, last_end_ - trace_start);
+    std::vector<sample> samples = samples_;
+    std::ranges::sort(samples, [](const sample& a, const sample& b) {
+      return a.arrival != b.arrival ? a.arrival < b.arrival : a.id < b.id;
+    });
+    const auto skip =
+        static_cast<std::size_t>(static_cast<double>(samples.size()) * options_.warmup_fraction);
+    double wait = 0.0;
+    double slowdown = 0.0;
+    for (std::size_t i = skip; i < samples.size(); ++i) {
+      wait += samples[i].wait;
+      slowdown += samples[i].slowdown;
+    }
+    m.best_effort_measured = samples.size() - skip;
+    if (m.best_effort_measured > 0) {
+      m.mean_wait = wait / static_cast<double>(m.best_effort_measured);
+      m.mean_bounded_slowdown = slowdown / static_cast<double>(m.best_effort_measured);
+    }
+    if (m.all_best_effort > 0 && node_count > 0)
+      m.utilisation =
+          busy_ / (static_cast<double>(node_count) * static_cast<double>(m.all_best_effort));
+    return m;
+  }
+
+ private:
   struct sample {
     T arrival;
     std::uint64_t id;
     double wait;
     double slowdown;
   };
-  std::vector<sample> samples;
-  double busy = 0.0;
-  for (const auto& [id, l] : leases) {
-    for (const auto& seg : l.history)
-      busy +=
-          static_cast<double>(seg.run.end - seg.run.begin) * static_cast<double>(seg.nodes.size());
-    m.suspensions += l.suspensions;
-    m.migrations += l.migrations;
-    m.cancellations += l.cancellations;
-    if (l.terms.kind == lease_kind::advance_reservation) {
-      if (l.state == lease_state::rejected)
-        ++m.ar_rejected;
-      else
-        ++m.ar_accepted;
-      continue;
-    }
-    if (l.terms.kind != lease_kind::best_effort) continue;
-    if (l.state == lease_state::withdrawn) {
-      ++m.best_effort_withdrawn;
-      continue;
-    }
-    if (l.state != lease_state::done || !l.first_start || !l.end) {
-      ++m.best_effort_unfinished;
-      continue;
-    }
-    ++m.best_effort_completed;
-    m.all_best_effort = std::max<std::int64_t>(m.all_best_effort, *l.end - trace_start);
-    const double t_u =
-        static_cast<double>(l.terms.real_duration > 0 ? l.terms.real_duration : l.terms.duration);
-    samples.push_back(
-        {l.terms.submit, id, static_cast<double>(*l.first_start - l.terms.submit),
-         static_cast<double>(*l.end - l.terms.submit) / std::max(t_u, options.slowdown_bound_s)});
-  }
-  std::ranges::sort(samples, [](const sample& a, const sample& b) {
-    return a.arrival != b.arrival ? a.arrival < b.arrival : a.id < b.id;
-  });
-  const auto skip =
-      static_cast<std::size_t>(static_cast<double>(samples.size()) * options.warmup_fraction);
-  double wait = 0.0;
-  double slowdown = 0.0;
-  for (std::size_t i = skip; i < samples.size(); ++i) {
-    wait += samples[i].wait;
-    slowdown += samples[i].slowdown;
-  }
-  m.best_effort_measured = samples.size() - skip;
-  if (m.best_effort_measured > 0) {
-    m.mean_wait = wait / static_cast<double>(m.best_effort_measured);
-    m.mean_bounded_slowdown = slowdown / static_cast<double>(m.best_effort_measured);
-  }
-  if (m.all_best_effort > 0 && node_count > 0)
-    m.utilisation =
-        busy / (static_cast<double>(node_count) * static_cast<double>(m.all_best_effort));
-  return m;
+  metrics_options options_;
+  lease_metrics m_;
+  bool any_end_ = false;  // (not std::optional: GCC's -Wmaybe-uninitialized misfires on it)
+  T last_end_{};
+  double busy_ = 0.0;
+  std::vector<sample> samples_;
+};
+
+template <time_value T>
+[[nodiscard]] lease_metrics measure(
+    const std::map<std::uint64_t, policy::lease::lease_record<T>>& leases, std::size_t node_count,
+    T trace_start = 0, const metrics_options& options = {}) {
+  lease_metrics_accumulator<T> metrics(options);
+  for (const auto& entry : leases) metrics.add(entry.second);
+  return metrics.result(node_count, trace_start);
 }
 
 }  // namespace leasehold::sim

@@ -92,12 +92,18 @@ struct scheduler_config {
   // state file should they be suspended.
   bool reserve_disk_for_memory_state = true;
   // Every public call gives the strong guarantee: if it throws (std::bad_alloc included), the
-  // scheduler is unchanged and the observer has heard nothing of it. It costs a copy of the
-  // slot table and of the live leases per call (about 3x on the 30-day Haizea run,
-  // docs/reliability.md); a simulation that treats running out of memory as fatal may turn it
-  // off, keeping the basic guarantee (no leak, but a failed call may leave the schedule
-  // inconsistent).
+  // scheduler is unchanged and the observer has heard nothing of it. An undo log records each
+  // change a call makes, so it costs in proportion to what the call changes (within 10 % on
+  // the 30-day Haizea run, docs/performance.md), plus a copy of a Preparation that has state;
+  // a simulation that treats running out of memory as fatal may turn it off, keeping the
+  // basic guarantee (no leak, but a failed call may leave the schedule inconsistent).
   bool strong_guarantee = true;
+  // A lease that is done, rejected or withdrawn leaves the scheduler when the call that
+  // finished it returns: take_finished() hands it out once, leases() holds the live leases
+  // only, and lease(id) of a retired id throws invalid_lease. Memory then depends on the live
+  // leases only, which an embedding service running for months needs (docs/leases.md). Off by
+  // default: simulations and tests that read every record after the run keep doing so.
+  bool retire_finished = false;
 
   // Table 1's configurations (§4.4).
   [[nodiscard]] static scheduler_config novm_nosr() {

@@ -53,10 +53,13 @@
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/lease/config.hpp"
+#include "leasehold/policy/lease/detail/deferred_events.hpp"
+#include "leasehold/policy/lease/detail/undo_log.hpp"
 #include "leasehold/policy/lease/lease_record.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/policy/lease/observer.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
+#include "leasehold/policy/lease/vm_time_model.hpp"
 
 namespace leasehold::io::detail {
 struct scheduler_access;  // io/lease_checkpoint.hpp: saves and restores the private state
@@ -116,15 +119,31 @@ class lease_scheduler {
   // The preparation step (image staging: its caches, transfers and counts).
   [[nodiscard]] const Preparation& preparation_step() const noexcept { return prep_; }
   [[nodiscard]] time_type now() const noexcept { return now_; }
+  // Every lease submitted so far; with config().retire_finished, the live ones only (queued,
+  // scheduled or running), finished ones having gone to take_finished().
   [[nodiscard]] const std::map<std::uint64_t, record_type>& leases() const noexcept {
     return leases_;
   }
   [[nodiscard]] const record_type& lease(std::uint64_t id) const {
     const auto it = leases_.find(id);
-    if (it == leases_.end())
+    if (it == leases_.end()) {
+      if (config_.retire_finished)
+        throw invalid_lease(leasehold::detail::describe(
+            "lease ", id,
+            ": unknown lease (never submitted, or finished and retired: see take_finished())"));
       throw invalid_lease(leasehold::detail::describe("lease ", id, ": unknown lease"));
+    }
     return it->second;
   }
+  // With config().retire_finished: the leases that finished (done, rejected or withdrawn)
+  // since the last call, in the order they finished, each handed out once. Empty otherwise.
+  [[nodiscard]] std::vector<record_type> take_finished() noexcept {
+    std::vector<record_type> taken;
+    taken.swap(finished_);
+    return taken;
+  }
+  // How many finished leases wait for take_finished().
+  [[nodiscard]] std::size_t finished_count() const noexcept { return finished_.size(); }
   [[nodiscard]] std::size_t queue_size() const noexcept { return queue_.size(); }
   // Ids of the queued leases in FIFO order (submit time, then id).
   [[nodiscard]] std::vector<std::uint64_t> queue() const {
@@ -142,14 +161,14 @@ class lease_scheduler {
   // Processes every segment begin and end up to `now` in time order (ends before begins at
   // the same time), re-evaluating the schedule after each instant.
   void advance_to(time_type now) {
-    if (!in_transaction_ && config_.strong_guarantee) return transaction([&] { advance_to(now); });
+    if (!in_call_) return outermost([&] { advance_to(now); });
     check_now("advance_to", now);
     while (!events_.empty() && std::get<0>(*events_.begin()) <= now) {
       const time_type at = std::get<0>(*events_.begin());
       move_clock(at);
       while (!events_.empty() && std::get<0>(*events_.begin()) == at) {
         const auto [time, order, id] = *events_.begin();
-        events_.erase(events_.begin());
+        log_.erase(events_, {time, order, id});
         record_type& l = leases_.at(id);
         if (order == begin_order)
           on_segment_begin(l, time);
@@ -165,13 +184,11 @@ class lease_scheduler {
   // reservations and immediate leases are admitted or rejected at once; best-effort leases
   // join the queue. Throws invalid_lease for malformed terms, changing nothing.
   submit_result submit(const terms_type& terms, time_type now) {
-    if (!in_transaction_ && config_.strong_guarantee)
-      return transaction([&] { return submit(terms, now); });
+    if (!in_call_) return outermost([&] { return submit(terms, now); });
     check_now("submit", now);
     check_terms(terms, now);
     advance_to(now);
-    record_type& l = leases_.emplace(terms.id, record_type{}).first->second;
-    inserted_ = terms.id;
+    record_type& l = log_.add(leases_, terms.id, record_type{});
     l.terms = terms;
     l.remaining_max = terms.duration;
     l.remaining_real = terms.real_duration > 0 ? terms.real_duration : terms.duration;
@@ -186,8 +203,10 @@ class lease_scheduler {
         result.reason = admit(l);
         result.outcome = result.reason.empty() ? admission::accepted : admission::rejected;
         if (!result.reason.empty()) {
+          log_.save(l);
           l.state = lease_state::rejected;
           l.rejection = result.reason;
+          finished(l);
           if (observer_ != nullptr) observer_->on_rejected(l.terms.id, now_, result.reason);
         }
         break;
@@ -200,8 +219,7 @@ class lease_scheduler {
   // in the SWF logs' status 5). Returns false, changing nothing, when the lease has already
   // started (it then runs on) or is over.
   bool withdraw(std::uint64_t id, time_type now) {
-    if (!in_transaction_ && config_.strong_guarantee)
-      return transaction([&] { return withdraw(id, now); });
+    if (!in_call_) return outermost([&] { return withdraw(id, now); });
     check_now("withdraw", now);
     const auto it = leases_.find(id);
     if (it == leases_.end())
@@ -211,9 +229,11 @@ class lease_scheduler {
     if (l.first_start || (l.state != lease_state::queued && l.state != lease_state::scheduled))
       return false;
     if (l.state == lease_state::scheduled) unbook(l, now_);
-    queue_.erase({l.terms.submit, l.terms.id});
+    log_.erase(queue_, {l.terms.submit, l.terms.id});
+    log_.save(l);
     l.state = lease_state::withdrawn;
     l.end = now_;
+    finished(l);
     reevaluate();
     return true;
   }
@@ -222,7 +242,7 @@ class lease_scheduler {
   // the rest of its booking is freed and the schedule re-evaluated. Throws invalid_lease for
   // a lease that is not running.
   void release(std::uint64_t id, time_type now) {
-    if (!in_transaction_ && config_.strong_guarantee) return transaction([&] { release(id, now); });
+    if (!in_call_) return outermost([&] { release(id, now); });
     check_now("release", now);
     const auto it = leases_.find(id);
     if (it == leases_.end())
@@ -235,6 +255,7 @@ class lease_scheduler {
     const segment_type seg = *l.current;
     const time_type run_end = std::clamp(now_, seg.run.begin, seg.run.end);
     close_segment(l, now_, {seg.run.begin, run_end}, l.remaining_real, segment_outcome::released);
+    log_.save(l);
     l.remaining_max = 0;
     l.remaining_real = 0;
     finish_lease(l, now_);
@@ -284,31 +305,21 @@ class lease_scheduler {
     }
   }
 
-  // Seconds to suspend / resume a VM of the lease's memory, and to migrate its image
-  // instance and memory state (§3.1).
+  // The VM time model (vm_time_model.hpp) under this scheduler's configuration.
   [[nodiscard]] time_type suspend_time(const terms_type& t) const {
-    return detail::transfer_time<time_type>(t.per_node[memory_mb], config_.suspend_rate_mb_s);
+    return lease::suspend_time(config_, t);
   }
   [[nodiscard]] time_type resume_time(const terms_type& t) const {
-    return detail::transfer_time<time_type>(t.per_node[memory_mb], config_.resume_rate_mb_s);
+    return lease::resume_time(config_, t);
   }
   [[nodiscard]] time_type migration_time(const terms_type& t) const {
-    const std::int64_t image = t.image ? t.image->size_mb : 0;
-    return detail::transfer_time<time_type>(image + t.per_node[memory_mb], config_.network_mb_s);
+    return lease::migration_time(config_, t);
   }
-  // Wall-clock time to do `work` seconds of computation: longer inside a VM (§4.3).
-  [[nodiscard]] time_type time_for(time_type work) const {
-    if (!config_.in_vms || config_.runtime_slowdown_percent == 0) return work;
-    const auto scale = static_cast<time_type>(100 + config_.runtime_slowdown_percent);
-    return static_cast<time_type>((work * scale + 99) / 100);
-  }
-  // Work done in `elapsed` seconds of running: the inverse of time_for, rounded down.
+  [[nodiscard]] time_type time_for(time_type work) const { return lease::time_for(config_, work); }
   [[nodiscard]] time_type work_of(time_type elapsed) const {
-    if (!config_.in_vms || config_.runtime_slowdown_percent == 0) return elapsed;
-    const auto scale = static_cast<time_type>(100 + config_.runtime_slowdown_percent);
-    return static_cast<time_type>(elapsed * 100 / scale);
+    return lease::work_of(config_, elapsed);
   }
-  [[nodiscard]] time_type overhead() const { return config_.in_vms ? config_.boot_shutdown : 0; }
+  [[nodiscard]] time_type overhead() const { return lease::overhead(config_); }
 
  private:
   friend struct io::detail::scheduler_access;
@@ -316,73 +327,60 @@ class lease_scheduler {
   // ---- the strong guarantee ------------------------------------------------------------------
   //
   // Every public mutating call (submit, withdraw, release, advance_to) runs as a transaction
-  // (unless config().strong_guarantee is off):
-  // what it may change is saved first (the slot table, the preparation step, the clock, the
-  // queue, reservations, events, bookings per node, and every lease record not yet over:
-  // records of done, rejected and withdrawn leases never change again), and swapped back if
-  // the call throws (std::bad_alloc, a Preparation's exception, an internal invariant). The
-  // observer hears of the call's events only once it has succeeded. The saving costs a copy
-  // of the slot table and of the live leases per call; tests/fault/ checks the guarantee by
-  // failing every allocation of every call in turn.
+  // (unless config().strong_guarantee is off): each change it makes to the slot table, the
+  // queue, the reservations, the events, the bookings per node and the lease records goes
+  // through an undo log (detail/undo_log.hpp) and is taken back, newest first, if the call
+  // throws (std::bad_alloc, a Preparation's exception, an internal invariant). Undoing never
+  // allocates, so a call costs what it changes, however long the scheduler has run. The slot
+  // table's clock is moved only when the call has succeeded (a profile forgets the past for
+  // good; until then every query begins at now_, which the table's older origin does not
+  // change). Two parts are still saved whole: a Preparation with state (an image-staging
+  // step: its caches and transfers) and, for backends that cannot undo a booking in place or
+  // that hold a fixed horizon (slotted_ring: a lagging origin would shorten it), the slot
+  // table. The observer hears of the call's events only once it has succeeded.
+  // tests/fault/ checks the guarantee by failing every allocation of every call in turn.
 
-  // Holds the events of a call in progress.
-  class deferred_events final : public lease_observer<time_type> {
-   public:
-    void on_ready(std::uint64_t id, time_type at, std::span<const std::size_t> nodes) override {
-      events_.push_back({kind::ready, id, at, {nodes.begin(), nodes.end()}, {}});
-    }
-    void on_suspended(std::uint64_t id, time_type at) override {
-      events_.push_back({kind::suspended, id, at, {}, {}});
-    }
-    void on_resumed(std::uint64_t id, time_type at, std::span<const std::size_t> nodes) override {
-      events_.push_back({kind::resumed, id, at, {nodes.begin(), nodes.end()}, {}});
-    }
-    void on_ended(std::uint64_t id, time_type at) override {
-      events_.push_back({kind::ended, id, at, {}, {}});
-    }
-    void on_rejected(std::uint64_t id, time_type at, std::string_view reason) override {
-      events_.push_back({kind::rejected, id, at, {}, std::string(reason)});
-    }
-    void on_requeued(std::uint64_t id, time_type at) override {
-      events_.push_back({kind::requeued, id, at, {}, {}});
-    }
-
-    void replay(lease_observer<time_type>& to) const {
-      for (const event_record& e : events_) {
-        switch (e.what) {
-          case kind::ready:
-            to.on_ready(e.id, e.at, e.nodes);
-            break;
-          case kind::suspended:
-            to.on_suspended(e.id, e.at);
-            break;
-          case kind::resumed:
-            to.on_resumed(e.id, e.at, e.nodes);
-            break;
-          case kind::ended:
-            to.on_ended(e.id, e.at);
-            break;
-          case kind::rejected:
-            to.on_rejected(e.id, e.at, e.reason);
-            break;
-          case kind::requeued:
-            to.on_requeued(e.id, e.at);
-            break;
-        }
-      }
-    }
-
-   private:
-    enum class kind { ready, suspended, resumed, ended, rejected, requeued };
-    struct event_record {
-      kind what;
-      std::uint64_t id;
-      time_type at;
-      std::vector<std::size_t> nodes;
-      std::string reason;
-    };
-    std::vector<event_record> events_;
+  using undo_log_type = detail::undo_log<table_type, record_type>;
+  // Bookings are undone in place and the table's clock moves at commit (see above).
+  static constexpr bool undoes_bookings = undo_log_type::logs_table && !requires(const A& a) {
+    a.horizon();
   };
+  static constexpr bool saves_preparation = !std::is_empty_v<Preparation>;
+
+  // Every public call enters here once (a call made from inside another, such as submit's
+  // advance_to, runs directly): as a transaction when the guarantee is on, and retiring the
+  // leases it finished before it returns.
+  template <class Body>
+  decltype(auto) outermost(Body body) {
+    struct leave {
+      bool& flag;
+      ~leave() { flag = false; }
+    } guard{in_call_};
+    in_call_ = true;
+    retiring_.clear();
+    auto whole = [&]() -> decltype(auto) {
+      if constexpr (std::is_void_v<decltype(body())>) {
+        body();
+        retire();
+      } else {
+        auto result = body();
+        retire();
+        return result;
+      }
+    };
+    if (config_.strong_guarantee) return transaction(whole);
+    return whole();
+  }
+
+  // A lease is over; with retire_finished it leaves the live state when the call ends (not at
+  // once: the call may still hold a reference to its record).
+  void finished(const record_type& l) {
+    if (config_.retire_finished) retiring_.push_back(l.terms.id);
+  }
+  void retire() {
+    for (const std::uint64_t id : retiring_) log_.retire(leases_, finished_, id);
+    retiring_.clear();
+  }
 
   template <class Body>
   decltype(auto) transaction(Body body) {
@@ -391,47 +389,48 @@ class lease_scheduler {
                   "lease_scheduler: the Preparation must be nothrow movable, so that a failed "
                   "call can be rolled back");
     // The copies below may throw; nothing has changed yet.
-    table_type table = table_;
-    Preparation prep = prep_;
-    auto queue = queue_;
-    auto reserved = reserved_;
-    auto events = events_;
-    auto on_node = on_node_;
-    std::vector<std::pair<std::uint64_t, record_type>> live;
-    for (const auto& [id, l] : leases_)
-      if (l.state != lease_state::done && l.state != lease_state::rejected &&
-          l.state != lease_state::withdrawn)
-        live.emplace_back(id, l);
+    std::optional<table_type> table;
+    if constexpr (!undoes_bookings) table.emplace(table_);
+    std::optional<Preparation> prep;
+    if constexpr (saves_preparation) prep.emplace(prep_);
     const time_type now = now_;
-    deferred_events deferred;
+    detail::deferred_events<time_type> deferred;
     lease_observer<time_type>* const observer = observer_;
     observer_ = &deferred;
     in_transaction_ = true;
-    inserted_.reset();
+    log_.begin();
     const auto restore = [&]() noexcept {
-      using std::swap;
-      swap(table_, table);
-      swap(prep_, prep);
-      swap(queue_, queue);
-      swap(reserved_, reserved);
-      swap(events_, events);
-      swap(on_node_, on_node);
-      for (auto& [id, l] : live) swap(leases_.find(id)->second, l);
-      if (inserted_) leases_.erase(*inserted_);
+      log_.rollback({table_, queue_, events_, reserved_, on_node_, leases_, finished_});
+      if constexpr (!undoes_bookings) {
+        using std::swap;
+        swap(table_, *table);
+      }
+      if constexpr (saves_preparation) {
+        using std::swap;
+        swap(prep_, *prep);
+      }
       now_ = now;
     };
     const auto finish = [&] {
       observer_ = observer;
       in_transaction_ = false;
-      inserted_.reset();
+      log_.commit();
+    };
+    // The table's clock, last: it cannot fail for a nothrow_rollback backend (now_ >= its
+    // origin), and would leave the table as it was for any other.
+    const auto catch_up = [&] {
+      if constexpr (undoes_bookings)
+        if (table_.origin() < now_) table_.advance_to(now_);
     };
     try {
       if constexpr (std::is_void_v<decltype(body())>) {
         body();
+        catch_up();
         finish();
         if (observer_ != nullptr) deferred.replay(*observer_);
       } else {
         auto result = body();
+        catch_up();
         finish();
         if (observer_ != nullptr) deferred.replay(*observer_);
         return result;
@@ -439,7 +438,8 @@ class lease_scheduler {
     } catch (...) {
       if (in_transaction_) {  // thrown by the call, not by the observer after it succeeded
         restore();
-        finish();
+        observer_ = observer;
+        in_transaction_ = false;
       }
       throw;
     }
@@ -537,12 +537,14 @@ class lease_scheduler {
   void move_clock(time_type t) {
     if (t <= now_) return;
     now_ = t;
-    table_.advance_to(t);
+    // Inside a transaction the table catches up when the call succeeds (see transaction()).
+    if (!(undoes_bookings && in_transaction_)) table_.advance_to(t);
   }
 
   void on_segment_begin(record_type& l, time_type at) {
+    log_.save(l);
     l.state = lease_state::running;
-    reserved_.erase(l.terms.id);
+    log_.erase(reserved_, l.terms.id);
     const segment_type& seg = *l.current;
     if (seg.migrates) ++l.migrations;
     if (!l.first_start) {
@@ -554,6 +556,7 @@ class lease_scheduler {
   }
 
   void on_segment_finish(record_type& l, time_type at) {
+    log_.save(l);
     const segment_type seg = *l.current;
     if (seg.completes) {
       const time_type real_end =
@@ -581,26 +584,31 @@ class lease_scheduler {
   // Ends the current segment at `at`: frees what is booked after it, records it.
   void close_segment(record_type& l, time_type at, interval<time_type> run, time_type work,
                      segment_outcome outcome) {
+    log_.save(l);
     const segment_type seg = *l.current;
     unbook(l, at);
     l.history.push_back({seg.nodes, {seg.booked.begin, at}, run, work, outcome});
   }
 
   void finish_lease(record_type& l, time_type at) {
+    log_.save(l);
     l.state = lease_state::done;
     l.end = at;
+    finished(l);
     if (observer_ != nullptr) observer_->on_ended(l.terms.id, at);
   }
 
   void enqueue(record_type& l) {
+    log_.save(l);
+    log_.insert(queue_, {l.terms.submit, l.terms.id});
     l.state = lease_state::queued;
-    queue_.insert({l.terms.submit, l.terms.id});
   }
 
   // ---- booking -----------------------------------------------------------------------------
 
   void book(record_type& l, segment_type seg) {
-    table_.reserve({seg.booked, seg.per_node, seg.nodes});
+    log_.save(l);
+    table_reserve({seg.booked, seg.per_node, seg.nodes});
     if (!seg.resumes) {
       // A resumed segment finds its image instance on its nodes (or brings it along when
       // migrating, §3.1): only a fresh start is prepared.
@@ -610,14 +618,14 @@ class lease_scheduler {
       else
         prep_.prepare(l.terms, nodes, seg.booked.begin, now_);
     }
-    for (std::size_t node : seg.nodes) on_node_[node].push_back(l.terms.id);
-    queue_.erase({l.terms.submit, l.terms.id});
+    for (std::size_t node : seg.nodes) log_.push(on_node_, node, l.terms.id);
+    log_.erase(queue_, {l.terms.submit, l.terms.id});
+    log_.insert(events_, {seg.finish, finish_order, l.terms.id});
+    if (seg.booked.begin > now_) log_.insert(events_, {seg.booked.begin, begin_order, l.terms.id});
     ++l.generation;
     l.current = std::move(seg);
-    events_.insert({l.current->finish, finish_order, l.terms.id});
     if (l.current->booked.begin > now_) {
       l.state = lease_state::scheduled;
-      events_.insert({l.current->booked.begin, begin_order, l.terms.id});
     } else {
       on_segment_begin(l, now_);
     }
@@ -625,16 +633,31 @@ class lease_scheduler {
 
   // Gives back what the current segment holds from `from` on and forgets it.
   void unbook(record_type& l, time_type from) {
+    log_.save(l);
     const segment_type& seg = *l.current;
     const interval<time_type> rest{std::max(from, seg.booked.begin), seg.booked.end};
-    if (!rest.empty()) table_.release({rest, seg.per_node, seg.nodes});
-    events_.erase({seg.finish, finish_order, l.terms.id});
-    events_.erase({seg.booked.begin, begin_order, l.terms.id});
-    for (std::size_t node : seg.nodes) std::erase(on_node_[node], l.terms.id);
+    if (!rest.empty()) table_release({rest, seg.per_node, seg.nodes});
+    log_.erase(events_, {seg.finish, finish_order, l.terms.id});
+    log_.erase(events_, {seg.booked.begin, begin_order, l.terms.id});
+    for (std::size_t node : seg.nodes) log_.erase(on_node_, node, l.terms.id);
     prep_.cancel(l.terms.id, now_);
-    reserved_.erase(l.terms.id);
+    log_.erase(reserved_, l.terms.id);
     l.current.reset();
     ++l.generation;
+  }
+
+  // Bookings in the slot table, through the undo log when it can take them back in place.
+  void table_reserve(const typename table_type::placement_type& p) {
+    if constexpr (undoes_bookings)
+      log_.reserve(table_, p);
+    else
+      table_.reserve(p);
+  }
+  void table_release(const typename table_type::placement_type& p) {
+    if constexpr (undoes_bookings)
+      log_.release(table_, p);
+    else
+      table_.release(p);
   }
 
   // When the segment really ends, and whether the lease ends with it. Best-effort work is
@@ -699,28 +722,43 @@ class lease_scheduler {
         return describe("only ", chosen.size() + candidates.size(), " of ", n,
                         " nodes can hold it over ", span, ", even preempting best-effort leases");
       std::ranges::sort(candidates);
-      std::vector<std::uint64_t> victims;
+      std::vector<std::size_t> preempt_on;
       for (std::size_t i = 0; chosen.size() < n; ++i) {
-        const std::size_t node = candidates[i].second;
-        chosen.push_back(node);
-        for (std::uint64_t id : on_node_[node]) {
-          const record_type& other = leases_.at(id);
-          if (is_preemptible(other) && other.current->booked.overlaps(span)) victims.push_back(id);
-        }
+        chosen.push_back(candidates[i].second);
+        preempt_on.push_back(candidates[i].second);
       }
       std::ranges::sort(chosen);
-      std::ranges::sort(victims);
-      victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
-      for (std::uint64_t id : victims) preempt(leases_.at(id), span.begin);
+      book_reservation(l, span, std::move(chosen), preempt_on);
+      return {};
     }
-    segment_type seg{
-        chosen, v, span, {span.begin, static_cast<time_type>(span.begin + t.duration)}};
+    book_reservation(l, span, std::move(chosen), {});
+    return {};
+  }
+
+  // The one booking path of admission, shared by admit() and admit_with_images(): preempts
+  // the best-effort leases in the way on `preempt_on` (§3.1, in id order) and books the lease
+  // on `nodes` (in increasing order) over `span`.
+  void book_reservation(record_type& l, interval<time_type> span, std::vector<std::size_t> nodes,
+                        std::span<const std::size_t> preempt_on) {
+    std::vector<std::uint64_t> victims;
+    for (std::size_t node : preempt_on) {
+      for (std::uint64_t id : on_node_[node]) {
+        const record_type& other = leases_.at(id);
+        if (is_preemptible(other) && other.current->booked.overlaps(span)) victims.push_back(id);
+      }
+    }
+    std::ranges::sort(victims);
+    victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
+    for (std::uint64_t id : victims) preempt(leases_.at(id), span.begin);
+    segment_type seg{std::move(nodes),
+                     booked_vector(l.terms),
+                     span,
+                     {span.begin, static_cast<time_type>(span.begin + l.terms.duration)}};
     settle_finish(l, seg);
     if (!table_.can_reserve({seg.booked, seg.per_node, seg.nodes}))
-      throw invariant_violation(
-          describe("lease_scheduler: lease ", t.id, " does not fit after preempting for it"));
+      throw invariant_violation(leasehold::detail::describe(
+          "lease_scheduler: lease ", l.terms.id, " does not fit after preempting for it"));
     book(l, std::move(seg));
-    return {};
   }
 
   // admit() for a preparation that stages images (Haizea §3.2): nodes that need no
@@ -786,25 +824,13 @@ class lease_scheduler {
         return describe("its image ", t.image->id, " (", t.image->size_mb, " MB) cannot reach ", n,
                         " nodes by its start ", span.begin);
     }
-    std::vector<std::uint64_t> victims;
     std::vector<std::size_t> nodes;
+    std::vector<std::size_t> preempt_on;
     for (const auto& c : chosen) {
       nodes.push_back(c.node);
-      if (c.preemption == 0) continue;
-      for (std::uint64_t id : on_node_[c.node]) {
-        const record_type& other = leases_.at(id);
-        if (is_preemptible(other) && other.current->booked.overlaps(span)) victims.push_back(id);
-      }
+      if (c.preemption != 0) preempt_on.push_back(c.node);
     }
-    std::ranges::sort(victims);
-    victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
-    for (std::uint64_t id : victims) preempt(leases_.at(id), span.begin);
-    segment_type seg{nodes, v, span, {span.begin, static_cast<time_type>(span.begin + t.duration)}};
-    settle_finish(l, seg);
-    if (!table_.can_reserve({seg.booked, seg.per_node, seg.nodes}))
-      throw invariant_violation(
-          describe("lease_scheduler: lease ", t.id, " does not fit after preempting for it"));
-    book(l, std::move(seg));
+    book_reservation(l, span, std::move(nodes), preempt_on);
     return {};
   }
 
@@ -855,19 +881,21 @@ class lease_scheduler {
     }
     const auto suspend_begin = static_cast<time_type>(at - suspend_time(victim.terms));
     if (may_suspend(victim.terms) && suspend_begin >= now_ && suspend_begin >= seg.run.begin) {
-      if (at < seg.booked.end) table_.release({{at, seg.booked.end}, seg.per_node, seg.nodes});
-      events_.erase({seg.finish, finish_order, victim.terms.id});
+      log_.save(victim);
+      if (at < seg.booked.end) table_release({{at, seg.booked.end}, seg.per_node, seg.nodes});
+      log_.erase(events_, {seg.finish, finish_order, victim.terms.id});
       seg.booked.end = at;
       seg.run.end = std::min(seg.run.end, suspend_begin);
       seg.suspends = true;
       settle_finish(victim, seg);
+      log_.insert(events_, {seg.finish, finish_order, victim.terms.id});
       ++victim.generation;
       victim.current = seg;
-      events_.insert({seg.finish, finish_order, victim.terms.id});
       return;
     }
     const time_type run_end = std::clamp(now_, seg.run.begin, seg.run.end);
     close_segment(victim, now_, {seg.run.begin, run_end}, 0, segment_outcome::cancelled);
+    log_.save(victim);
     ++victim.cancellations;
     enqueue(victim);
     if (observer_ != nullptr) observer_->on_requeued(victim.terms.id, now_);
@@ -906,7 +934,7 @@ class lease_scheduler {
       book(l, std::move(*seg));
       if (future) {
         ++reservations;
-        reserved_.insert(id);
+        log_.insert(reserved_, id);
       }
     }
   }
@@ -1027,8 +1055,11 @@ class lease_scheduler {
   Preparation prep_;
   time_type now_;
   lease_observer<time_type>* observer_ = nullptr;
-  bool in_transaction_ = false;            // inside a public call (see transaction())
-  std::optional<std::uint64_t> inserted_;  // the lease submit() added in this call
+  bool in_call_ = false;                 // inside a public call (see outermost())
+  bool in_transaction_ = false;          // inside a public call with the guarantee (transaction())
+  std::vector<std::uint64_t> retiring_;  // finished in the call in progress
+  undo_log_type log_;                    // records the changes of the call in progress
+  std::vector<record_type> finished_;    // finished leases not yet taken
   std::map<std::uint64_t, record_type> leases_;
   std::set<std::pair<time_type, std::uint64_t>> queue_;  // (submit, id): FIFO by submit time
   std::set<std::uint64_t> reserved_;  // best-effort leases booked for a future begin

@@ -1,0 +1,78 @@
+#pragma once
+
+// Part of the lease scheduler's transactions (detail/undo_log.hpp undoes the state): the
+// observer events of a call in progress are held here and delivered only once the call has
+// succeeded, so that an observer never hears of a call that was rolled back.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "leasehold/core/time.hpp"
+#include "leasehold/policy/lease/observer.hpp"
+
+namespace leasehold::policy::lease::detail {
+
+template <time_value T>
+class deferred_events final : public lease_observer<T> {
+ public:
+  void on_ready(std::uint64_t id, T at, std::span<const std::size_t> nodes) override {
+    events_.push_back({kind::ready, id, at, {nodes.begin(), nodes.end()}, {}});
+  }
+  void on_suspended(std::uint64_t id, T at) override {
+    events_.push_back({kind::suspended, id, at, {}, {}});
+  }
+  void on_resumed(std::uint64_t id, T at, std::span<const std::size_t> nodes) override {
+    events_.push_back({kind::resumed, id, at, {nodes.begin(), nodes.end()}, {}});
+  }
+  void on_ended(std::uint64_t id, T at) override {
+    events_.push_back({kind::ended, id, at, {}, {}});
+  }
+  void on_rejected(std::uint64_t id, T at, std::string_view reason) override {
+    events_.push_back({kind::rejected, id, at, {}, std::string(reason)});
+  }
+  void on_requeued(std::uint64_t id, T at) override {
+    events_.push_back({kind::requeued, id, at, {}, {}});
+  }
+
+  void replay(lease_observer<T>& to) const {
+    for (const event_record& e : events_) {
+      switch (e.what) {
+        case kind::ready:
+          to.on_ready(e.id, e.at, e.nodes);
+          break;
+        case kind::suspended:
+          to.on_suspended(e.id, e.at);
+          break;
+        case kind::resumed:
+          to.on_resumed(e.id, e.at, e.nodes);
+          break;
+        case kind::ended:
+          to.on_ended(e.id, e.at);
+          break;
+        case kind::rejected:
+          to.on_rejected(e.id, e.at, e.reason);
+          break;
+        case kind::requeued:
+          to.on_requeued(e.id, e.at);
+          break;
+      }
+    }
+  }
+
+ private:
+  enum class kind { ready, suspended, resumed, ended, rejected, requeued };
+  struct event_record {
+    kind what;
+    std::uint64_t id;
+    T at;
+    std::vector<std::size_t> nodes;
+    std::string reason;
+  };
+  std::vector<event_record> events_;
+};
+
+}  // namespace leasehold::policy::lease::detail

@@ -1,0 +1,51 @@
+#pragma once
+
+// The VM time model of the lease scheduler (Sotomayor, Keahey & Foster §3.1, §4.3): how long
+// suspending, resuming and migrating a lease's VMs take, and how much longer work takes
+// inside a VM. Free functions of the configuration, so that planning code and tools can ask
+// without a scheduler.
+
+#include <cstdint>
+
+#include "leasehold/core/time.hpp"
+#include "leasehold/policy/lease/config.hpp"
+#include "leasehold/policy/lease/lease_terms.hpp"
+
+namespace leasehold::policy::lease {
+
+// Seconds to suspend / resume a VM of the lease's memory (m / H_w, m / H_r, §3.1).
+template <time_value T>
+[[nodiscard]] T suspend_time(const scheduler_config<T>& c, const lease_terms<T>& t) {
+  return detail::transfer_time<T>(t.per_node[memory_mb], c.suspend_rate_mb_s);
+}
+template <time_value T>
+[[nodiscard]] T resume_time(const scheduler_config<T>& c, const lease_terms<T>& t) {
+  return detail::transfer_time<T>(t.per_node[memory_mb], c.resume_rate_mb_s);
+}
+// Seconds to migrate the lease's image instance and memory state ((s_I + m) / B, §3.1).
+template <time_value T>
+[[nodiscard]] T migration_time(const scheduler_config<T>& c, const lease_terms<T>& t) {
+  const std::int64_t image = t.image ? t.image->size_mb : 0;
+  return detail::transfer_time<T>(image + t.per_node[memory_mb], c.network_mb_s);
+}
+// Wall-clock time to do `work` seconds of computation: longer inside a VM (§4.3).
+template <time_value T>
+[[nodiscard]] T time_for(const scheduler_config<T>& c, T work) {
+  if (!c.in_vms || c.runtime_slowdown_percent == 0) return work;
+  const auto scale = static_cast<T>(100 + c.runtime_slowdown_percent);
+  return static_cast<T>((work * scale + 99) / 100);
+}
+// Work done in `elapsed` seconds of running: the inverse of time_for, rounded down.
+template <time_value T>
+[[nodiscard]] T work_of(const scheduler_config<T>& c, T elapsed) {
+  if (!c.in_vms || c.runtime_slowdown_percent == 0) return elapsed;
+  const auto scale = static_cast<T>(100 + c.runtime_slowdown_percent);
+  return static_cast<T>(elapsed * 100 / scale);
+}
+// Boot plus shutdown, added after a lease's last run in VMs (§4.3).
+template <time_value T>
+[[nodiscard]] T overhead(const scheduler_config<T>& c) {
+  return c.in_vms ? c.boot_shutdown : T{0};
+}
+
+}  // namespace leasehold::policy::lease
