@@ -5,10 +5,12 @@
 // per month of 30 days, the leases submitted and finished, the live leases, the CPU time the
 // month took and the process's resident memory (current and peak).
 //
-//   blue_horizon_embedding [FILE.swf.gz]   (default ../shared/traces/SDSC-BLUE-2000-4.2-cln.swf.gz)
+//   blue_horizon_embedding [--trace FILE.swf.gz]   (default
+//   ../shared/traces/SDSC-BLUE-2000-4.2-cln.swf.gz)
 //
 // Figures in docs/performance.md. Reads the log with `gzip -dc` (zlib is not a dependency of
-// the library); exits with a message when the file or gzip is missing.
+// the library). A missing or unreadable log is an error naming it (exit 1); a command-line
+// error exits 2.
 
 #include <sys/resource.h>
 
@@ -24,11 +26,14 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 #include <leasehold/sim/lease_simulation.hpp>
 #include <leasehold/sim/metrics.hpp>
 #include <leasehold/sim/workload/swf.hpp>
 #include <leasehold/sim/workload/swf_leases.hpp>
+
+#include "cli.hpp"
 
 namespace lh = leasehold;
 namespace lease = leasehold::policy::lease;
@@ -73,15 +78,17 @@ double current_rss_mb() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string file =
-      argc > 1 ? argv[1]
-               : std::string(LEASEHOLD_SHARED_DIR) + "/traces/SDSC-BLUE-2000-4.2-cln.swf.gz";
+  std::string file = std::string(LEASEHOLD_SHARED_DIR) + "/traces/SDSC-BLUE-2000-4.2-cln.swf.gz";
+  CLI::App app("The whole SDSC Blue Horizon log through one embedded lease scheduler");
+  app.add_option("--trace", file, "SWF log, gzip-compressed")->capture_default_str();
+  if (const auto code = examples::parse(app, argc, argv)) return *code;
+  if (!examples::check_input(file)) return 1;
   std::vector<lease::lease_terms<T>> leases;
   {
     const auto text = gunzip(file);
     if (!text) {
-      std::cout << file << " (or gzip) is not available; nothing to run\n";
-      return 0;
+      std::cerr << "error: cannot decompress " << file << " with gzip -dc\n";
+      return 1;
     }
     std::istringstream in(*text);
     const lh::swf::log log = lh::swf::read(in, lh::swf::on_error::skip);
