@@ -106,6 +106,18 @@ TEST_CASE_TEMPLATE("slot_table: node preference and per-node ready times", A,
   REQUIRE(q);
   CHECK(q->start() == 20);
   CHECK(q->nodes == std::vector<std::size_t>{0, 1, 2});
+  // A preference that also takes the start: the node with the least free over [start, start +
+  // 10) first (best fit). Node 4 holds 1 unit over [0, 50), node 2 over [0, 5): at 0 node 4
+  // and 2 have 1 free and are preferred, ties by id.
+  table.reserve({{0, 50}, C{1}, {4}});
+  table.reserve({{0, 5}, C{1}, {2}});
+  auto tightest = [&](std::size_t node, T start) {
+    return table.node(node).min_free({start, static_cast<T>(start + 10)});
+  };
+  auto r = table.earliest_fit(request{3, C{1}, 10}, tightest);
+  REQUIRE(r);
+  CHECK(r->start() == 0);
+  CHECK(r->nodes == std::vector<std::size_t>{0, 2, 4});
 }
 
 TEST_CASE_TEMPLATE("slot_table: vector capacities fit per component", A,

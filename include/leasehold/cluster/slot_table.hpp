@@ -122,8 +122,10 @@ class slot_table {
 
   // The placement with the smallest start, or nullopt when no n nodes are free together for
   // the duration inside the window. Among the nodes free at that start, the n with the
-  // smallest preference(node) are chosen (ties by node id); ready(node), when given, is a
-  // per-node lower bound on the start (e.g. when an image can arrive).
+  // smallest preference(node) are chosen (ties by node id), or preference(node, start) when it
+  // takes the start too (a key that depends on when, such as the node's free capacity then);
+  // ready(node), when given, is a per-node lower bound on the start (e.g. when an image can
+  // arrive).
   template <class Preference = no_preference, class Ready = ready_now>
   [[nodiscard]] std::optional<placement_type> earliest_fit(const request_type& r,
                                                            Preference preference = {},
@@ -163,7 +165,7 @@ class slot_table {
     std::vector<std::size_t> free_nodes;
     for (std::size_t i = 0; i < nodes_.size(); ++i)
       if (fits_from[i] && *fits_from[i] == candidate) free_nodes.push_back(i);
-    choose(free_nodes, r.nodes, preference);
+    choose(free_nodes, r.nodes, preference, candidate);
     return placement_type{{candidate, static_cast<time_type>(candidate + r.duration)},
                           r.per_node,
                           std::move(free_nodes)};
@@ -409,12 +411,19 @@ class slot_table {
   // Keeps the `count` most preferred of `candidates` (ties by id), in increasing id order.
   template <class Preference>
   static void choose(std::vector<std::size_t>& candidates, std::size_t count,
-                     Preference& preference) {
+                     Preference& preference, time_type start) {
     if constexpr (!std::same_as<Preference, no_preference>) {
-      using key_type = std::decay_t<std::invoke_result_t<Preference&, std::size_t>>;
+      constexpr bool with_start = std::invocable<Preference&, std::size_t, time_type>;
+      auto key = [&](std::size_t i) {
+        if constexpr (with_start)
+          return preference(i, start);
+        else
+          return preference(i);
+      };
+      using key_type = std::decay_t<decltype(key(std::size_t{}))>;
       std::vector<std::pair<key_type, std::size_t>> keyed;
       keyed.reserve(candidates.size());
-      for (std::size_t i : candidates) keyed.emplace_back(preference(i), i);
+      for (std::size_t i : candidates) keyed.emplace_back(key(i), i);
       std::ranges::stable_sort(keyed,
                                [](const auto& a, const auto& b) { return a.first < b.first; });
       candidates.clear();

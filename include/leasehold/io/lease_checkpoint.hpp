@@ -426,8 +426,10 @@ struct scheduler_access {
 
 }  // namespace detail
 
-template <class A, class P>
-void write_scheduler(json_writer& w, const policy::lease::lease_scheduler<A, P>& s) {
+// The queue order and node choice are code, not state: a restored scheduler gets
+// default-constructed ones (or those of the Scheduler type's defaults).
+template <class A, class P, class Q, class N>
+void write_scheduler(json_writer& w, const policy::lease::lease_scheduler<A, P, Q, N>& s) {
   w.begin_object();
   detail::write_header(w, "lease_scheduler");
   detail::write_types<typename A::time_type, typename A::capacity_type>(w);
@@ -435,8 +437,8 @@ void write_scheduler(json_writer& w, const policy::lease::lease_scheduler<A, P>&
   w.end_object();
 }
 
-template <class A, class P>
-[[nodiscard]] std::string save_scheduler(const policy::lease::lease_scheduler<A, P>& s) {
+template <class A, class P, class Q, class N>
+[[nodiscard]] std::string save_scheduler(const policy::lease::lease_scheduler<A, P, Q, N>& s) {
   json_writer w;
   write_scheduler(w, s);
   return w.take();

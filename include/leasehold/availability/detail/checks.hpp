@@ -11,22 +11,12 @@
 
 #include "leasehold/core/capacity.hpp"
 #include "leasehold/core/detail/checked_arithmetic.hpp"
+#include "leasehold/core/detail/describe.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/request.hpp"
 #include "leasehold/core/time.hpp"
 
 namespace leasehold::detail {
-
-// Builds an exception message from streamable pieces; only on the cold path. A stream
-// swallows a failed allocation and sets badbit, which would silently truncate the message (and
-// a lease's rejection reason with it), so badbit is made to throw: std::bad_alloc propagates.
-template <class... Parts>
-[[nodiscard]] std::string describe(const Parts&... parts) {
-  std::ostringstream out;
-  out.exceptions(std::ios::badbit);
-  (out << ... << parts);
-  return out.str();
-}
 
 template <capacity_value C>
 void check_total(const C& total) {

@@ -13,13 +13,16 @@
 //    time and later resumes (m / H_r), on other nodes after migrating its image instance and
 //    memory state ((s_I + m) / B). Without suspension the lease is cancelled and requeued, its
 //    work lost (NOVM-NOSR). A lease booked but not yet begun is simply unscheduled.
-//  - Best-effort leases (§3.2) are served FIFO by submit time with the configured
-//    backfilling. A lease that can be suspended starts as soon as n nodes are free for a
-//    minimum run, on the nodes free longest (nodes where it needs no suspension first), and
-//    is suspended before whatever blocks it; otherwise it needs its whole duration.
+//  - Best-effort leases (§3.2) are served FIFO by submit time (or in the order of a
+//    user's queue_order, queue_order.hpp) with the configured backfilling. A lease that can be
+//    suspended starts as soon as n nodes are free for a minimum run, on the nodes free longest
+//    (nodes where it needs no suspension first), and is suspended before whatever blocks it;
+//    otherwise it needs its whole duration.
 //  - A lease whose real duration ends early frees the rest of its booking at once, and the
 //    schedule is re-evaluated: waiting reservations are unscheduled and the queue is planned
 //    again, so later leases move forward.
+//  - Among nodes the paper's rules consider equal, the lowest ids are taken, or those a
+//    user's node_choice (node_choice.hpp) prefers.
 //  - Events of §3.3 reach a lease_observer.
 //
 // The scheduler never owns a clock: the caller passes the current time to submit(),
@@ -57,8 +60,10 @@
 #include "leasehold/policy/lease/detail/undo_log.hpp"
 #include "leasehold/policy/lease/lease_record.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
+#include "leasehold/policy/lease/node_choice.hpp"
 #include "leasehold/policy/lease/observer.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
+#include "leasehold/policy/lease/queue_order.hpp"
 #include "leasehold/policy/lease/vm_time_model.hpp"
 
 namespace leasehold::io::detail {
@@ -84,10 +89,15 @@ struct submit_result {
   std::string reason;
 };
 
+// QueueOrder (queue_order.hpp) and NodeChoice (node_choice.hpp) are the customisation points
+// of best-effort queue order and node choice; the defaults are Haizea's.
 template <availability A = free_list<std::int64_t, node_resources>,
-          class Preparation = images_predeployed>
+          class Preparation = images_predeployed, class QueueOrder = fifo_order,
+          class NodeChoice = lowest_node_id>
 requires std::same_as<typename A::capacity_type, node_resources> &&
-    preparation<Preparation, typename A::time_type>
+    preparation<Preparation, typename A::time_type> &&
+    queue_order<QueueOrder, typename A::time_type> &&
+    node_choice<NodeChoice, cluster::slot_table<A>>
 class lease_scheduler {
  public:
   using time_type = typename A::time_type;
@@ -97,11 +107,16 @@ class lease_scheduler {
   using config_type = scheduler_config<time_type>;
   using segment_type = segment<time_type>;
   using preparation_type = Preparation;
+  using queue_order_type = QueueOrder;
+  using node_choice_type = NodeChoice;
 
-  explicit lease_scheduler(table_type table, config_type config = {}, Preparation prep = {})
+  explicit lease_scheduler(table_type table, config_type config = {}, Preparation prep = {},
+                           QueueOrder order = {}, NodeChoice choice = {})
       : table_(std::move(table)),
         config_(check_config(config)),
         prep_(std::move(prep)),
+        order_(std::move(order)),
+        choice_(std::move(choice)),
         now_(table_.origin()),
         on_node_(table_.node_count()) {
     if constexpr (requires { prep_.node_count(); }) {
@@ -118,6 +133,9 @@ class lease_scheduler {
   [[nodiscard]] const config_type& config() const noexcept { return config_; }
   // The preparation step (image staging: its caches, transfers and counts).
   [[nodiscard]] const Preparation& preparation_step() const noexcept { return prep_; }
+  // The queue order and the node choice this scheduler was built with.
+  [[nodiscard]] const QueueOrder& order_policy() const noexcept { return order_; }
+  [[nodiscard]] const NodeChoice& node_policy() const noexcept { return choice_; }
   [[nodiscard]] time_type now() const noexcept { return now_; }
   // Every lease submitted so far; with config().retire_finished, the live ones only (queued,
   // scheduled or running), finished ones having gone to take_finished().
@@ -145,12 +163,9 @@ class lease_scheduler {
   // How many finished leases wait for take_finished().
   [[nodiscard]] std::size_t finished_count() const noexcept { return finished_.size(); }
   [[nodiscard]] std::size_t queue_size() const noexcept { return queue_.size(); }
-  // Ids of the queued leases in FIFO order (submit time, then id).
-  [[nodiscard]] std::vector<std::uint64_t> queue() const {
-    std::vector<std::uint64_t> ids;
-    for (const auto& entry : queue_) ids.push_back(entry.second);
-    return ids;
-  }
+  // Ids of the queued leases in the order they are served at now(): FIFO (submit time, then
+  // id) by default, else by the queue order's keys, equal keys FIFO.
+  [[nodiscard]] std::vector<std::uint64_t> queue() const { return served_order(); }
 
   // The earliest time at which a booked segment begins or ends, if any.
   [[nodiscard]] std::optional<time_type> next_event_time() const {
@@ -706,17 +721,18 @@ class lease_scheduler {
     }
     std::vector<std::size_t> chosen = table_.nodes_free(span, v);
     if (chosen.size() >= n) {
-      chosen.resize(n);
+      keep_preferred(chosen, n, l, span);
     } else if (t.kind == lease_kind::immediate) {
       return describe("only ", chosen.size(), " of ", n, " nodes are free over ", span,
                       " and an immediate lease preempts nothing");
     } else {
       // Nodes that preemption can free, those holding only leases not yet begun first (§3.2:
       // nodes that need no preemption first).
-      std::vector<std::pair<int, std::size_t>> candidates;
+      std::vector<std::tuple<int, node_key_type, std::size_t>> candidates;
       for (std::size_t node = 0; node < table_.node_count(); ++node) {
         if (std::ranges::binary_search(chosen, node)) continue;
-        if (const auto rank = preemption_rank(node, span, v)) candidates.emplace_back(*rank, node);
+        if (const auto rank = preemption_rank(node, span, v))
+          candidates.emplace_back(*rank, node_key(node, l, span), node);
       }
       if (chosen.size() + candidates.size() < n)
         return describe("only ", chosen.size() + candidates.size(), " of ", n,
@@ -724,8 +740,8 @@ class lease_scheduler {
       std::ranges::sort(candidates);
       std::vector<std::size_t> preempt_on;
       for (std::size_t i = 0; chosen.size() < n; ++i) {
-        chosen.push_back(candidates[i].second);
-        preempt_on.push_back(candidates[i].second);
+        chosen.push_back(std::get<2>(candidates[i]));
+        preempt_on.push_back(std::get<2>(candidates[i]));
       }
       std::ranges::sort(chosen);
       book_reservation(l, span, std::move(chosen), preempt_on);
@@ -774,13 +790,14 @@ class lease_scheduler {
     struct candidate {
       int preemption;  // 0: free over the span; 1: only leases not yet begun in the way; 2: running
       int image;       // reservation_rank
+      node_key_type key;  // the node choice's
       std::size_t node;
     };
     std::vector<candidate> candidates;
     const std::vector<std::size_t> free = table_.nodes_free(span, v);
     for (std::size_t node : free)
       if (const auto rank = prep_.reservation_rank(t, node, span.begin, now_))
-        candidates.push_back({0, *rank, node});
+        candidates.push_back({0, *rank, node_key(node, l, span), node});
     bool preemptible_added = false;
     auto add_preemptible = [&] {
       if (preemptible_added || t.kind == lease_kind::immediate) return;
@@ -790,7 +807,7 @@ class lease_scheduler {
         const auto rank = preemption_rank(node, span, v);
         if (!rank) continue;
         if (const auto image = prep_.reservation_rank(t, node, span.begin, now_))
-          candidates.push_back({*rank, *image, node});
+          candidates.push_back({*rank, *image, node_key(node, l, span), node});
       }
     };
     if (candidates.size() < n) add_preemptible();
@@ -800,10 +817,10 @@ class lease_scheduler {
           t.kind == lease_kind::immediate ? "" : ", even preempting best-effort leases");
     auto pick = [&](bool images_first) {
       std::ranges::sort(candidates, [images_first](const candidate& a, const candidate& b) {
-        const auto ka = images_first ? std::tuple(a.image, a.preemption, a.node)
-                                     : std::tuple(a.preemption, a.image, a.node);
-        const auto kb = images_first ? std::tuple(b.image, b.preemption, b.node)
-                                     : std::tuple(b.preemption, b.image, b.node);
+        const auto ka = images_first ? std::tie(a.image, a.preemption, a.key, a.node)
+                                     : std::tie(a.preemption, a.image, a.key, a.node);
+        const auto kb = images_first ? std::tie(b.image, b.preemption, b.key, b.node)
+                                     : std::tie(b.preemption, b.image, b.key, b.node);
         return ka < kb;
       });
       std::vector<candidate> chosen(candidates.begin(),
@@ -904,7 +921,7 @@ class lease_scheduler {
   // ---- best-effort leases (§3.2) -------------------------------------------------------------
 
   // Unschedules every best-effort lease that holds a reservation but has not begun, then
-  // plans the queue again in FIFO order: the schedule after anything changed.
+  // plans the queue again in its order: the schedule after anything changed.
   void reevaluate() {
     for (const std::uint64_t id : std::vector<std::uint64_t>(reserved_.begin(), reserved_.end())) {
       record_type& l = leases_.at(id);
@@ -913,8 +930,7 @@ class lease_scheduler {
     }
     const std::size_t limit = config_.backfill.max_reservations();
     std::size_t reservations = 0;
-    const std::vector<std::pair<time_type, std::uint64_t>> order(queue_.begin(), queue_.end());
-    for (const auto& [submit, id] : order) {
+    for (const std::uint64_t id : served_order()) {
       record_type& l = leases_.at(id);
       const bool may_reserve = reservations < limit;
       if (!may_reserve && !fits(booked_vector(l.terms), table_.aggregate().free_at(now_))) {
@@ -937,6 +953,60 @@ class lease_scheduler {
         log_.insert(reserved_, id);
       }
     }
+  }
+
+  // The queue in the order it is served now: FIFO, or by the queue order's keys (asked afresh,
+  // so that keys may depend on the time) with FIFO among equal keys.
+  [[nodiscard]] std::vector<std::uint64_t> served_order() const {
+    std::vector<std::uint64_t> ids;
+    ids.reserve(queue_.size());
+    if constexpr (std::same_as<QueueOrder, fifo_order>) {
+      for (const auto& entry : queue_) ids.push_back(entry.second);
+    } else {
+      using key_type = queue_key_t<QueueOrder, time_type>;
+      std::vector<std::pair<key_type, std::uint64_t>> keyed;
+      keyed.reserve(queue_.size());
+      for (const auto& entry : queue_) {
+        auto key = order_(leases_.at(entry.second), now_);
+        detail::check_sort_key("queue order", key, entry.second);
+        keyed.emplace_back(std::move(key), entry.second);
+      }
+      // queue_ is in FIFO order already: a stable sort keeps it among equal keys.
+      std::ranges::stable_sort(keyed,
+                               [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (const auto& entry : keyed) ids.push_back(entry.second);
+    }
+    return ids;
+  }
+
+  // ---- node choice ---------------------------------------------------------------------------
+
+  static constexpr bool chooses_nodes = !std::same_as<NodeChoice, lowest_node_id>;
+
+  using node_key_type =
+      std::decay_t<std::invoke_result_t<const NodeChoice&, const node_candidate<table_type>&>>;
+
+  // The node choice's key for putting `l` on `node` over `span`.
+  [[nodiscard]] node_key_type node_key(std::size_t node, const record_type& l,
+                                       interval<time_type> span) const {
+    node_key_type key = choice_(node_candidate<table_type>{table_, node, l, span});
+    detail::check_sort_key("node choice", key, l.terms.id);
+    return key;
+  }
+
+  // Keeps the `n` preferred of `nodes` (given and returned in increasing id order).
+  void keep_preferred(std::vector<std::size_t>& nodes, std::size_t n, const record_type& l,
+                      interval<time_type> span) const {
+    if constexpr (chooses_nodes) {
+      std::vector<std::pair<node_key_type, std::size_t>> keyed;
+      keyed.reserve(nodes.size());
+      for (std::size_t node : nodes) keyed.emplace_back(node_key(node, l, span), node);
+      std::ranges::stable_sort(keyed,
+                               [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (std::size_t i = 0; i < n; ++i) nodes[i] = keyed[i].second;
+    }
+    nodes.resize(n);
+    std::ranges::sort(nodes);
   }
 
   // Where and when a queued lease would run: now only, or at its earliest if it may hold a
@@ -985,13 +1055,23 @@ class lease_scheduler {
       return only == nullptr || std::ranges::find(*only, node) != only->end();
     };
     std::optional<typename table_type::placement_type> p;
-    if (only == nullptr && (is_always_ready() || resumes)) {
-      p = table_.earliest_fit(request);
+    auto ready = [&](std::size_t node) {
+      if (!allowed(node)) return forever<time_type>;
+      return resumes ? now_ : ready_at(t, node);
+    };
+    if constexpr (chooses_nodes) {
+      auto prefer = [&](std::size_t node, time_type start) {
+        return node_key(node, l, {start, static_cast<time_type>(start + full)});
+      };
+      if (only == nullptr && (is_always_ready() || resumes))
+        p = table_.earliest_fit(request, prefer);
+      else
+        p = table_.earliest_fit(request, prefer, ready);
     } else {
-      p = table_.earliest_fit(request, cluster::no_preference{}, [&](std::size_t node) {
-        if (!allowed(node)) return forever<time_type>;
-        return resumes ? now_ : ready_at(t, node);
-      });
+      if (only == nullptr && (is_always_ready() || resumes))
+        p = table_.earliest_fit(request);
+      else
+        p = table_.earliest_fit(request, cluster::no_preference{}, ready);
     }
     if (!p) return std::nullopt;
     const time_type s = p->start();
@@ -1006,18 +1086,25 @@ class lease_scheduler {
       // §3.2: the n nodes free longest from s, preferring those where the lease needs no
       // suspension; the lease runs until the first of them is needed by someone else, less
       // the time to suspend.
-      std::vector<std::pair<time_type, std::size_t>> until;
+      struct candidate {
+        time_type until;
+        node_key_type key;  // the node choice's, among nodes free equally long
+        std::size_t node;
+      };
+      std::vector<candidate> until;
       for (std::size_t node : table_.nodes_free({s, static_cast<time_type>(s + needed)}, v))
         if (allowed(node) && (is_always_ready() || resumes || ready_at(t, node) <= s))
-          until.emplace_back(table_.free_until(node, s, v, seg.booked.end), node);
-      std::ranges::sort(until, [](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
+          until.push_back(
+              {table_.free_until(node, s, v, seg.booked.end), node_key(node, l, seg.booked), node});
+      std::ranges::sort(until, [](const candidate& a, const candidate& b) {
+        if (a.until != b.until) return a.until > b.until;
+        return std::tie(a.key, a.node) < std::tie(b.key, b.node);
       });
       seg.nodes.clear();
       time_type end = seg.booked.end;
       for (std::size_t i = 0; i < n; ++i) {
-        seg.nodes.push_back(until[i].second);
-        end = std::min(end, until[i].first);
+        seg.nodes.push_back(until[i].node);
+        end = std::min(end, until[i].until);
       }
       std::ranges::sort(seg.nodes);
       if (end < seg.booked.end) {
@@ -1053,6 +1140,8 @@ class lease_scheduler {
   table_type table_;
   config_type config_;
   Preparation prep_;
+  QueueOrder order_;
+  NodeChoice choice_;
   time_type now_;
   lease_observer<time_type>* observer_ = nullptr;
   bool in_call_ = false;                 // inside a public call (see outermost())
