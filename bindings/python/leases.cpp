@@ -70,6 +70,19 @@ class observer_bridge final : public lease::lease_observer<T> {
     call("on_rejected", id, at, std::string(reason));
   }
   void on_requeued(std::uint64_t id, T at) override { call("on_requeued", id, at); }
+  // Arguments stay C++ values (a pair for a span) until call() holds the GIL: a long call
+  // such as simulate_leases runs without it, and no Python object may be made here.
+  void on_migrated(std::uint64_t id, T at, std::span<const std::size_t> from,
+                   std::span<const std::size_t> to, leasehold::interval<T> transfer) override {
+    call("on_migrated", id, at, std::vector<std::size_t>(from.begin(), from.end()),
+         std::vector<std::size_t>(to.begin(), to.end()),
+         std::pair<T, T>(transfer.begin, transfer.end));
+  }
+  void on_resuming(std::uint64_t id, std::span<const std::size_t> nodes,
+                   leasehold::interval<T> span) override {
+    call("on_resuming", id, std::vector<std::size_t>(nodes.begin(), nodes.end()),
+         std::pair<T, T>(span.begin, span.end));
+  }
 
   // Raises the kept exception, if any (the GIL is held).
   void raise_pending() {
@@ -229,7 +242,9 @@ void bind_leases(py::module_& m) {
           py::arg("observer"),
           "An object with any of on_ready(id, at, nodes), on_suspended(id, at),\n"
           "on_resumed(id, at, nodes), on_ended(id, at), on_rejected(id, at, reason),\n"
-          "on_requeued(id, at); None removes it. An exception a callback raises is re-raised\n"
+          "on_requeued(id, at), on_migrated(id, at, from_nodes, to_nodes, (begin, end)),\n"
+          "on_resuming(id, nodes, (begin, end)); None removes it. An exception a callback raises "
+          "is re-raised\n"
           "by the call that caused the event, after the scheduler has finished that step.")
       .def(
           "submit",

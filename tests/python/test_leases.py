@@ -182,3 +182,34 @@ def test_lwf_reader(tmp_path):
     bad.write_text("<lease-workload><lease-requests><lease-request>")
     with pytest.raises(leasehold.Error):
         leasehold.read_lwf_leases(str(bad))
+
+
+class phases:
+    def __init__(self):
+        self.events = []
+
+    def on_migrated(self, id, at, from_nodes, to_nodes, transfer):
+        self.events.append(("migrated", id, at, list(from_nodes), list(to_nodes), transfer))
+
+    def on_resuming(self, id, nodes, span):
+        self.events.append(("resuming", id, list(nodes), span))
+
+
+def test_observer_hears_migration_and_resume_phases():
+    # NOVM-SR defaults: suspending or resuming 1024 MB at 50 MB/s takes 21 s, migrating it at
+    # 10 MB/s 103 s. Lease 1 (2 nodes x 1000) runs on nodes 0, 1 and suspends [479, 500) for
+    # the reservation over [500, 1500); lease 2 holds nodes 2, 3 until 600. Lease 1 migrates
+    # there at 600: transfer [600, 703), resume [703, 724).
+    s = leasehold.lease_scheduler(4, (1, 1024, 10000, 10), leasehold.scheduler_config.novm_sr())
+    seen = phases()
+    s.set_observer(seen)
+    leasehold.simulate_leases(s, [
+        leasehold.lease_terms(1, 0, duration=1000, nodes=2),
+        leasehold.lease_terms(2, 0, duration=600, nodes=2),
+        leasehold.lease_terms(3, 100, kind=leasehold.lease_kind.advance_reservation,
+                              duration=1000, nodes=2, start=500, preemptible=False),
+    ])
+    assert seen.events == [
+        ("migrated", 1, 600, [0, 1], [2, 3], (600, 703)),
+        ("resuming", 1, [2, 3], (703, 724)),
+    ]

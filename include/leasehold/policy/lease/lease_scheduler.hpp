@@ -567,6 +567,13 @@ class lease_scheduler {
       if (observer_ != nullptr) observer_->on_ready(l.terms.id, at, seg.nodes);
     } else if (observer_ != nullptr) {
       observer_->on_resumed(l.terms.id, at, seg.nodes);
+      // The phases before the run (lease_record.hpp): the migration, then the resume.
+      const auto resume_begin =
+          static_cast<time_type>(seg.booked.begin + (seg.migrates ? migration_time(l.terms) : 0));
+      if (seg.migrates)
+        observer_->on_migrated(l.terms.id, at, l.suspended_on, seg.nodes,
+                               {seg.booked.begin, resume_begin});
+      if (seg.resumes) observer_->on_resuming(l.terms.id, seg.nodes, {resume_begin, seg.run.begin});
     }
   }
 

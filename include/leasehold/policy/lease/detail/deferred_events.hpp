@@ -28,6 +28,15 @@ class deferred_events final : public lease_observer<T> {
   void on_resumed(std::uint64_t id, T at, std::span<const std::size_t> nodes) override {
     events_.push_back({kind::resumed, id, at, {nodes.begin(), nodes.end()}, {}});
   }
+  void on_migrated(std::uint64_t id, T at, std::span<const std::size_t> from,
+                   std::span<const std::size_t> to, interval<T> transfer) override {
+    events_.push_back(
+        {kind::migrated, id, at, {to.begin(), to.end()}, {}, {from.begin(), from.end()}, transfer});
+  }
+  void on_resuming(std::uint64_t id, std::span<const std::size_t> nodes,
+                   interval<T> span) override {
+    events_.push_back({kind::resuming, id, span.begin, {nodes.begin(), nodes.end()}, {}, {}, span});
+  }
   void on_ended(std::uint64_t id, T at) override {
     events_.push_back({kind::ended, id, at, {}, {}});
   }
@@ -59,18 +68,26 @@ class deferred_events final : public lease_observer<T> {
         case kind::requeued:
           to.on_requeued(e.id, e.at);
           break;
+        case kind::migrated:
+          to.on_migrated(e.id, e.at, e.from, e.nodes, e.span);
+          break;
+        case kind::resuming:
+          to.on_resuming(e.id, e.nodes, e.span);
+          break;
       }
     }
   }
 
  private:
-  enum class kind { ready, suspended, resumed, ended, rejected, requeued };
+  enum class kind { ready, suspended, resumed, ended, rejected, requeued, migrated, resuming };
   struct event_record {
     kind what;
     std::uint64_t id;
     T at;
-    std::vector<std::size_t> nodes;
+    std::vector<std::size_t> nodes;  // where (the destination of a migration)
     std::string reason;
+    std::vector<std::size_t> from{};  // a migration's source
+    interval<T> span{};               // a migration's transfer, a resume's phase
   };
   std::vector<event_record> events_;
 };
