@@ -121,8 +121,8 @@ template <class I>
   return ids;
 }
 
-template <time_value T>
-void write_terms(json_writer& w, const policy::lease::lease_terms<T>& t) {
+template <time_value T, vector_capacity C>
+void write_terms(json_writer& w, const policy::lease::lease_terms<T, C>& t) {
   w.key("terms").begin_object();
   w.member("id", t.id);
   w.member("submit", t.submit);
@@ -148,18 +148,18 @@ void write_terms(json_writer& w, const policy::lease::lease_terms<T>& t) {
   w.end_object();
 }
 
-template <time_value T>
-[[nodiscard]] policy::lease::lease_terms<T> read_terms(const json_value& v) {
+template <time_value T, vector_capacity C = policy::lease::node_resources>
+[[nodiscard]] policy::lease::lease_terms<T, C> read_terms(const json_value& v) {
   v.only_members({"id", "submit", "kind", "start", "start_window", "nodes", "per_node", "duration",
                   "real_duration", "preemptible", "image", "withdraw"});
-  policy::lease::lease_terms<T> t;
+  policy::lease::lease_terms<T, C> t;
   t.id = v.at("id").as_integer<std::uint64_t>();
   t.submit = v.at("submit").as_integer<T>();
   t.kind = read_enum<policy::lease::lease_kind>(v.at("kind"));
   t.start = read_optional<T>(v.at("start"));
   if (!v.at("start_window").is_null()) t.start_window = read_interval<T>(v.at("start_window"));
   t.nodes = v.at("nodes").as_integer<std::int64_t>();
-  t.per_node = read_capacity<policy::lease::node_resources>(v.at("per_node"));
+  t.per_node = read_capacity<C>(v.at("per_node"));
   t.duration = v.at("duration").as_integer<T>();
   t.real_duration = v.at("real_duration").as_integer<T>();
   t.preemptible = v.at("preemptible").as_bool();
@@ -172,8 +172,8 @@ template <time_value T>
   return t;
 }
 
-template <time_value T>
-void write_segment(json_writer& w, const policy::lease::segment<T>& s) {
+template <time_value T, vector_capacity C>
+void write_segment(json_writer& w, const policy::lease::segment<T, C>& s) {
   w.begin_object();
   write_ids(w, "nodes", s.nodes);
   w.key("per_node");
@@ -188,13 +188,13 @@ void write_segment(json_writer& w, const policy::lease::segment<T>& s) {
   w.end_object();
 }
 
-template <time_value T>
-[[nodiscard]] policy::lease::segment<T> read_segment(const json_value& v) {
+template <time_value T, vector_capacity C = policy::lease::node_resources>
+[[nodiscard]] policy::lease::segment<T, C> read_segment(const json_value& v) {
   v.only_members({"nodes", "per_node", "booked", "run", "migrates", "resumes", "suspends",
                   "completes", "finish"});
-  policy::lease::segment<T> s;
+  policy::lease::segment<T, C> s;
   s.nodes = read_ids<std::size_t>(v.at("nodes"));
-  s.per_node = read_capacity<policy::lease::node_resources>(v.at("per_node"));
+  s.per_node = read_capacity<C>(v.at("per_node"));
   s.booked = read_interval<T>(v.at("booked"));
   s.run = read_interval<T>(v.at("run"));
   s.migrates = v.at("migrates").as_bool();
@@ -205,8 +205,8 @@ template <time_value T>
   return s;
 }
 
-template <time_value T>
-void write_record(json_writer& w, const policy::lease::lease_record<T>& l) {
+template <time_value T, vector_capacity C>
+void write_record(json_writer& w, const policy::lease::lease_record<T, C>& l) {
   w.begin_object();
   write_terms(w, l.terms);
   w.member("state", name_of(l.state));
@@ -239,19 +239,19 @@ void write_record(json_writer& w, const policy::lease::lease_record<T>& l) {
   w.end_object();
 }
 
-template <time_value T>
-[[nodiscard]] policy::lease::lease_record<T> read_record(const json_value& v) {
+template <time_value T, vector_capacity C = policy::lease::node_resources>
+[[nodiscard]] policy::lease::lease_record<T, C> read_record(const json_value& v) {
   v.only_members({"terms", "state", "remaining_max", "remaining_real", "first_start", "end",
                   "current", "suspended_on", "history", "suspensions", "migrations",
                   "cancellations", "rejection", "generation"});
-  policy::lease::lease_record<T> l;
-  l.terms = read_terms<T>(v.at("terms"));
+  policy::lease::lease_record<T, C> l;
+  l.terms = read_terms<T, C>(v.at("terms"));
   l.state = read_enum<policy::lease::lease_state>(v.at("state"));
   l.remaining_max = v.at("remaining_max").as_integer<T>();
   l.remaining_real = v.at("remaining_real").as_integer<T>();
   l.first_start = read_optional<T>(v.at("first_start"));
   l.end = read_optional<T>(v.at("end"));
-  if (!v.at("current").is_null()) l.current = read_segment<T>(v.at("current"));
+  if (!v.at("current").is_null()) l.current = read_segment<T, C>(v.at("current"));
   l.suspended_on = read_ids<std::size_t>(v.at("suspended_on"));
   for (const json_value& h : v.at("history").as_array()) {
     h.only_members({"nodes", "span", "run", "work", "outcome"});
@@ -287,6 +287,9 @@ void write_config(json_writer& w, const policy::lease::scheduler_config<T>& c) {
   w.member("reserve_disk_for_memory_state", c.reserve_disk_for_memory_state);
   w.member("strong_guarantee", c.strong_guarantee);
   w.member("retire_finished", c.retire_finished);
+  w.key("layout").begin_object().member("memory", c.layout.memory);
+  write_optional(w, "disk", c.layout.disk);
+  w.end_object();
   w.end_object();
 }
 
@@ -295,7 +298,7 @@ template <time_value T>
   v.only_members({"backfill", "suspend", "migrate", "suspend_rate_mb_s", "resume_rate_mb_s",
                   "network_mb_s", "in_vms", "runtime_slowdown_percent", "boot_shutdown",
                   "minimum_run", "reserve_disk_for_memory_state", "strong_guarantee",
-                  "retire_finished"});
+                  "retire_finished", "layout"});
   policy::lease::scheduler_config<T> c;
   const json_value& b = v.at("backfill");
   b.only_members({"mode", "reservations"});
@@ -314,6 +317,12 @@ template <time_value T>
   c.strong_guarantee = v.at("strong_guarantee").as_bool();
   // Absent in checkpoints written before finished leases could be retired.
   if (const json_value* retire = v.find("retire_finished")) c.retire_finished = retire->as_bool();
+  // Absent in checkpoints written before any resource vector was allowed: Haizea's layout.
+  if (const json_value* layout = v.find("layout")) {
+    layout->only_members({"memory", "disk"});
+    c.layout.memory = layout->at("memory").as_integer<std::size_t>();
+    c.layout.disk = read_optional<std::size_t>(layout->at("disk"));
+  }
   return c;
 }
 
@@ -355,7 +364,7 @@ struct scheduler_access {
                          " differs from the slot table's origin " + std::to_string(table.origin()));
     S s = building(doc, [&] { return S(std::move(table), config, std::move(prep)); });
     for (const json_value& item : doc.at("leases").as_array()) {
-      auto record = read_record<T>(item);
+      auto record = read_record<T, typename S::capacity_type>(item);
       const std::uint64_t id = record.terms.id;
       if (!s.leases_.emplace(id, std::move(record)).second)
         item.fail("lease " + std::to_string(id) + " appears twice");

@@ -54,14 +54,15 @@ template <class Scheduler>
 // Runs `leases` (any order; sorted here by submit time, stably) through `scheduler` until
 // nothing is left to happen. `after_step`, if given, is called after every call into the
 // scheduler with the time reached: tests check invariants there.
-template <class Scheduler, time_value T = typename Scheduler::time_type>
+template <class Scheduler, time_value T = typename Scheduler::time_type,
+          class Terms = typename Scheduler::terms_type>
 simulation_stats<T> simulate_leases(
-    Scheduler& scheduler, const std::vector<policy::lease::lease_terms<T>>& leases,
+    Scheduler& scheduler, const std::vector<Terms>& leases,
     const std::vector<withdrawal<T>>& withdrawals = {},
     const std::type_identity_t<std::function<void(T)>>& after_step = {}) {
-  using input = std::variant<const policy::lease::lease_terms<T>*, withdrawal<T>>;
+  using input = std::variant<const Terms*, withdrawal<T>>;
   event_queue<T, input> inputs;
-  std::vector<const policy::lease::lease_terms<T>*> ordered;
+  std::vector<const Terms*> ordered;
   ordered.reserve(leases.size());
   for (const auto& l : leases) ordered.push_back(&l);
   std::ranges::stable_sort(ordered, [](auto* a, auto* b) { return a->submit < b->submit; });

@@ -60,7 +60,8 @@ class lease_metrics_accumulator {
  public:
   explicit lease_metrics_accumulator(metrics_options options = {}) : options_(options) {}
 
-  void add(const policy::lease::lease_record<T>& l) {
+  template <vector_capacity C>
+  void add(const policy::lease::lease_record<T, C>& l) {
     using policy::lease::lease_kind;
     using policy::lease::lease_state;
     for (const auto& seg : l.history)
@@ -137,10 +138,10 @@ class lease_metrics_accumulator {
   std::vector<sample> samples_;
 };
 
-template <time_value T>
+template <time_value T, vector_capacity C>
 [[nodiscard]] lease_metrics measure(
-    const std::map<std::uint64_t, policy::lease::lease_record<T>>& leases, std::size_t node_count,
-    T trace_start = 0, const metrics_options& options = {}) {
+    const std::map<std::uint64_t, policy::lease::lease_record<T, C>>& leases,
+    std::size_t node_count, T trace_start = 0, const metrics_options& options = {}) {
   lease_metrics_accumulator<T> metrics(options);
   for (const auto& entry : leases) metrics.add(entry.second);
   return metrics.result(node_count, trace_start);

@@ -12,6 +12,7 @@
 #include <ostream>
 
 #include "leasehold/core/time.hpp"
+#include "leasehold/policy/lease/lease_terms.hpp"
 
 namespace leasehold::policy::lease {
 
@@ -91,6 +92,9 @@ struct scheduler_config {
   // §3.2: a preemptible lease's VMs also take m MB of the node's disk, to hold the memory
   // state file should they be suspended.
   bool reserve_disk_for_memory_state = true;
+  // Which components of the resource vector are memory and disk (lease_terms.hpp); Haizea's
+  // vector by default. The scheduler checks them against its vector's size.
+  resource_layout layout{};
   // Every public call gives the strong guarantee: if it throws (std::bad_alloc included), the
   // scheduler is unchanged and the observer has heard nothing of it. An undo log records each
   // change a call makes, so it costs in proportion to what the call changes (within 10 % on

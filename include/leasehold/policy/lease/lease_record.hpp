@@ -55,10 +55,10 @@ enum class segment_outcome { completed, suspended, cancelled, released };
 //   [run.end, booked.end)      shutdown (VMs, the lease completes) or suspension
 // `finish` is when the segment really ends: before booked.end when the lease's real
 // duration runs out early (a premature end, §4.2), which frees the rest of the booking.
-template <time_value T = std::int64_t>
+template <time_value T = std::int64_t, vector_capacity C = node_resources>
 struct segment {
   std::vector<std::size_t> nodes;
-  node_resources per_node{};
+  C per_node{};
   interval<T> booked{};
   interval<T> run{};
   bool migrates = false;
@@ -78,15 +78,16 @@ struct segment_record {
   segment_outcome outcome = segment_outcome::completed;
 };
 
-template <time_value T = std::int64_t>
+template <time_value T = std::int64_t, vector_capacity C = node_resources>
 struct lease_record {
-  lease_terms<T> terms;
+  using capacity_type = C;
+  lease_terms<T, C> terms;
   lease_state state = lease_state::queued;
   T remaining_max{};             // of the maximum duration, in work units
   T remaining_real{};            // of the real duration, in work units
   std::optional<T> first_start;  // t_s of §4.4: the first segment's begin
   std::optional<T> end;          // t_e
-  std::optional<segment<T>> current;
+  std::optional<segment<T, C>> current;
   std::vector<std::size_t> suspended_on;  // where its memory state lies after a suspension
   std::vector<segment_record<T>> history;
   std::size_t suspensions = 0;

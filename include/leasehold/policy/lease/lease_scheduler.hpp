@@ -94,18 +94,21 @@ struct submit_result {
 template <availability A = free_list<std::int64_t, node_resources>,
           class Preparation = images_predeployed, class QueueOrder = fifo_order,
           class NodeChoice = lowest_node_id>
-requires std::same_as<typename A::capacity_type, node_resources> &&
-    preparation<Preparation, typename A::time_type> &&
-    queue_order<QueueOrder, typename A::time_type> &&
+requires vector_capacity<typename A::capacity_type> &&
+    preparation<Preparation, typename A::time_type, typename A::capacity_type> &&
+    queue_order<QueueOrder, typename A::time_type, typename A::capacity_type> &&
     node_choice<NodeChoice, cluster::slot_table<A>>
 class lease_scheduler {
  public:
   using time_type = typename A::time_type;
   using table_type = cluster::slot_table<A>;
-  using terms_type = lease_terms<time_type>;
-  using record_type = lease_record<time_type>;
+  // The per-node resource vector: Haizea's node_resources, or any resources<N, V> (GPUs,
+  // licences) with config().layout naming its memory and disk components.
+  using capacity_type = typename A::capacity_type;
+  using terms_type = lease_terms<time_type, capacity_type>;
+  using record_type = lease_record<time_type, capacity_type>;
   using config_type = scheduler_config<time_type>;
-  using segment_type = segment<time_type>;
+  using segment_type = segment<time_type, capacity_type>;
   using preparation_type = Preparation;
   using queue_order_type = QueueOrder;
   using node_choice_type = NodeChoice;
@@ -292,7 +295,7 @@ class lease_scheduler {
       }
       for (time_type t : points) {
         if (t < now_ || t == forever<time_type>) continue;
-        node_resources expected = table_.per_node_total();
+        capacity_type expected = table_.per_node_total();
         for (std::uint64_t id : on_node_[node]) {
           const segment_type& seg = *leases_.at(id).current;
           if (seg.booked.contains(t)) expected -= seg.per_node;
@@ -480,6 +483,15 @@ class lease_scheduler {
     if (c.minimum_run && *c.minimum_run < 0)
       throw invalid_request(leasehold::detail::describe("scheduler_config: minimum run ",
                                                         *c.minimum_run, " is negative"));
+    constexpr std::size_t components = capacity_type::size();
+    if (c.layout.memory >= components)
+      throw invalid_request(leasehold::detail::describe(
+          "scheduler_config: layout.memory is component ", c.layout.memory,
+          " but the resource vector has ", components));
+    if (c.layout.disk && *c.layout.disk >= components)
+      throw invalid_request(
+          leasehold::detail::describe("scheduler_config: layout.disk is component ", *c.layout.disk,
+                                      " but the resource vector has ", components));
     return c;
   }
 
@@ -491,10 +503,10 @@ class lease_scheduler {
 
   // The resource vector a lease books per node: its own, plus room for its memory state
   // when it may be suspended (§3.2).
-  [[nodiscard]] node_resources booked_vector(const terms_type& t) const {
-    node_resources v = t.per_node;
-    if (may_suspend(t) && config_.reserve_disk_for_memory_state)
-      v[disk_mb] += t.per_node[memory_mb];
+  [[nodiscard]] capacity_type booked_vector(const terms_type& t) const {
+    capacity_type v = t.per_node;
+    if (may_suspend(t) && config_.reserve_disk_for_memory_state && config_.layout.disk)
+      v[*config_.layout.disk] += t.per_node[config_.layout.memory];
     return v;
   }
   [[nodiscard]] bool may_suspend(const terms_type& t) const {
@@ -706,7 +718,7 @@ class lease_scheduler {
   std::string admit(record_type& l) {
     const terms_type& t = l.terms;
     const auto n = static_cast<std::size_t>(t.nodes);
-    const node_resources v = booked_vector(t);
+    const capacity_type v = booked_vector(t);
     const auto length = static_cast<time_type>(t.duration + overhead());
     using leasehold::detail::describe;
 
@@ -723,7 +735,7 @@ class lease_scheduler {
       start = p ? p->start() : first;
     }
     const interval<time_type> span{*start, static_cast<time_type>(*start + length)};
-    if constexpr (reservation_preparation<Preparation, time_type>) {
+    if constexpr (reservation_preparation<Preparation, time_type, capacity_type>) {
       if (t.image) return admit_with_images(l, span);
     }
     std::vector<std::size_t> chosen = table_.nodes_free(span, v);
@@ -792,7 +804,7 @@ class lease_scheduler {
   std::string admit_with_images(record_type& l, interval<time_type> span) {
     const terms_type& t = l.terms;
     const auto n = static_cast<std::size_t>(t.nodes);
-    const node_resources v = booked_vector(t);
+    const capacity_type v = booked_vector(t);
     using leasehold::detail::describe;
     struct candidate {
       int preemption;  // 0: free over the span; 1: only leases not yet begun in the way; 2: running
@@ -867,7 +879,7 @@ class lease_scheduler {
   // Cut the span where preemptible bookings begin or end; within each piece the free
   // capacity they would leave is min_free plus the bookings that cover the whole piece.
   [[nodiscard]] std::optional<int> preemption_rank(std::size_t node, interval<time_type> span,
-                                                   const node_resources& need) const {
+                                                   const capacity_type& need) const {
     std::vector<time_type> cuts{span.begin, span.end};
     std::vector<const segment_type*> movable;
     int rank = 1;
@@ -885,7 +897,7 @@ class lease_scheduler {
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
     for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
       const interval<time_type> piece{cuts[i], cuts[i + 1]};
-      node_resources free = table_.node(node).min_free(piece);
+      capacity_type free = table_.node(node).min_free(piece);
       for (const segment_type* seg : movable)
         if (seg->booked.begin <= piece.begin && piece.end <= seg->booked.end) free += seg->per_node;
       if (!fits(need, free)) return std::nullopt;
@@ -970,7 +982,7 @@ class lease_scheduler {
     if constexpr (std::same_as<QueueOrder, fifo_order>) {
       for (const auto& entry : queue_) ids.push_back(entry.second);
     } else {
-      using key_type = queue_key_t<QueueOrder, time_type>;
+      using key_type = queue_key_t<QueueOrder, time_type, capacity_type>;
       std::vector<std::pair<key_type, std::uint64_t>> keyed;
       keyed.reserve(queue_.size());
       for (const auto& entry : queue_) {
@@ -1041,7 +1053,7 @@ class lease_scheduler {
                                       bool resumes) const {
     const terms_type& t = l.terms;
     const auto n = static_cast<std::size_t>(t.nodes);
-    const node_resources v = booked_vector(t);
+    const capacity_type v = booked_vector(t);
     const auto work = time_for(l.remaining_max);
     const auto full = static_cast<time_type>(lead + work + overhead());
     time_type needed = full;

@@ -27,9 +27,10 @@ namespace leasehold::policy::lease {
 template <class Table>
 struct node_candidate {
   using time_type = typename Table::time_type;
+  using capacity_type = typename Table::capacity_type;
   const Table& table;
   std::size_t node;
-  const lease_record<time_type>& lease;
+  const lease_record<time_type, capacity_type>& lease;
   interval<time_type> span;
 };
 

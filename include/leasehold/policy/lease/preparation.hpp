@@ -26,9 +26,10 @@ namespace leasehold::policy::lease {
 //  - cancel(id, now): forget what prepare booked for a lease that is unscheduled.
 //   valid:   images_predeployed
 //   invalid: int
-template <class P, class T>
-concept preparation = time_value<T> &&
-    requires(P& p, const P& cp, const lease_terms<T>& terms, std::size_t node, T now,
+// C is the lease's per-node resource vector (node_resources unless the cluster has another).
+template <class P, class T, class C = node_resources>
+concept preparation = time_value<T> && vector_capacity<C> &&
+    requires(P& p, const P& cp, const lease_terms<T, C>& terms, std::size_t node, T now,
              std::span<const std::size_t> nodes, T start) {
   { cp.ready_at(terms, node, now) } -> std::same_as<T>;
   {p.prepare(terms, nodes, start, now)};
@@ -50,9 +51,9 @@ concept preparation = time_value<T> &&
 // Resumed segments (after a suspension, or a migration that moves the image instance with
 // the memory state, §3.1) need no preparation: the scheduler neither asks ready_at for them
 // nor calls prepare.
-template <class P, class T>
-concept reservation_preparation = preparation<P, T> &&
-    requires(const P& cp, const lease_terms<T>& terms, std::size_t node, T now,
+template <class P, class T, class C = node_resources>
+concept reservation_preparation = preparation<P, T, C> &&
+    requires(const P& cp, const lease_terms<T, C>& terms, std::size_t node, T now,
              std::span<const std::size_t> nodes, T start) {
   { cp.reservation_rank(terms, node, start, now) } -> std::same_as<std::optional<int>>;
   { cp.can_prepare(terms, nodes, start, now) } -> std::same_as<bool>;
@@ -63,13 +64,13 @@ struct images_predeployed {
   // Lets the scheduler skip the per-node ready times altogether.
   static constexpr bool always_ready = true;
 
-  template <time_value T>
-  [[nodiscard]] T ready_at(const lease_terms<T>& /*terms*/, std::size_t /*node*/, T now) const {
+  template <time_value T, vector_capacity C>
+  [[nodiscard]] T ready_at(const lease_terms<T, C>& /*terms*/, std::size_t /*node*/, T now) const {
     return now;
   }
-  template <time_value T>
-  void prepare(const lease_terms<T>& /*terms*/, std::span<const std::size_t> /*nodes*/, T /*start*/,
-               T /*now*/) {}
+  template <time_value T, vector_capacity C>
+  void prepare(const lease_terms<T, C>& /*terms*/, std::span<const std::size_t> /*nodes*/,
+               T /*start*/, T /*now*/) {}
   template <time_value T>
   void cancel(std::uint64_t /*id*/, T /*now*/) {}
 };

@@ -31,21 +31,22 @@ namespace leasehold::policy::lease {
 //    break the sort, so a floating-point NaN is rejected with an error when it is returned.
 //   valid:   fifo_order; [](const lease_record<>& l, std::int64_t) { return l.terms.duration; }
 //   invalid: [](const lease_record<>&) { return 0; } (it is not told the time)
-template <class Q, class T>
-concept queue_order = time_value<T> && std::copy_constructible<Q> &&
-    requires(const Q& q, const lease_record<T>& l, T now) {
+// C is the lease's per-node resource vector (node_resources unless the cluster has another).
+template <class Q, class T, class C = node_resources>
+concept queue_order = time_value<T> && vector_capacity<C> && std::copy_constructible<Q> &&
+    requires(const Q& q, const lease_record<T, C>& l, T now) {
   { q(l, now) } -> std::totally_ordered;
 };
 
-template <class Q, class T>
-using queue_key_t = std::decay_t<std::invoke_result_t<const Q&, const lease_record<T>&, T>>;
+template <class Q, class T, class C = node_resources>
+using queue_key_t = std::decay_t<std::invoke_result_t<const Q&, const lease_record<T, C>&, T>>;
 
 // First come, first served (Haizea §3.2): every lease has the same key, so the scheduler's
 // tie-break (submit time, then id) is the whole order. The default; the scheduler recognises
 // it and skips ranking altogether.
 struct fifo_order {
-  template <time_value T>
-  [[nodiscard]] constexpr int operator()(const lease_record<T>& /*lease*/,
+  template <time_value T, vector_capacity C>
+  [[nodiscard]] constexpr int operator()(const lease_record<T, C>& /*lease*/,
                                          T /*now*/) const noexcept {
     return 0;
   }
@@ -53,11 +54,11 @@ struct fifo_order {
 
 // A queue order chosen at run time (a command-line switch, or a Python callable through the
 // bindings): any callable returning a double, behind std::function.
-template <time_value T = std::int64_t>
+template <time_value T = std::int64_t, vector_capacity C = node_resources>
 struct queue_order_function {
-  std::function<double(const lease_record<T>&, T)> key;
+  std::function<double(const lease_record<T, C>&, T)> key;
 
-  [[nodiscard]] double operator()(const lease_record<T>& lease, T now) const {
+  [[nodiscard]] double operator()(const lease_record<T, C>& lease, T now) const {
     if (!key) return 0.0;  // an empty function: FIFO
     return key(lease, now);
   }

@@ -14,19 +14,19 @@
 namespace leasehold::policy::lease {
 
 // Seconds to suspend / resume a VM of the lease's memory (m / H_w, m / H_r, §3.1).
-template <time_value T>
-[[nodiscard]] T suspend_time(const scheduler_config<T>& c, const lease_terms<T>& t) {
-  return detail::transfer_time<T>(t.per_node[memory_mb], c.suspend_rate_mb_s);
+template <time_value T, vector_capacity C>
+[[nodiscard]] T suspend_time(const scheduler_config<T>& c, const lease_terms<T, C>& t) {
+  return detail::transfer_time<T>(t.per_node[c.layout.memory], c.suspend_rate_mb_s);
 }
-template <time_value T>
-[[nodiscard]] T resume_time(const scheduler_config<T>& c, const lease_terms<T>& t) {
-  return detail::transfer_time<T>(t.per_node[memory_mb], c.resume_rate_mb_s);
+template <time_value T, vector_capacity C>
+[[nodiscard]] T resume_time(const scheduler_config<T>& c, const lease_terms<T, C>& t) {
+  return detail::transfer_time<T>(t.per_node[c.layout.memory], c.resume_rate_mb_s);
 }
 // Seconds to migrate the lease's image instance and memory state ((s_I + m) / B, §3.1).
-template <time_value T>
-[[nodiscard]] T migration_time(const scheduler_config<T>& c, const lease_terms<T>& t) {
+template <time_value T, vector_capacity C>
+[[nodiscard]] T migration_time(const scheduler_config<T>& c, const lease_terms<T, C>& t) {
   const std::int64_t image = t.image ? t.image->size_mb : 0;
-  return detail::transfer_time<T>(image + t.per_node[memory_mb], c.network_mb_s);
+  return detail::transfer_time<T>(image + t.per_node[c.layout.memory], c.network_mb_s);
 }
 // Wall-clock time to do `work` seconds of computation: longer inside a VM (§4.3).
 template <time_value T>
