@@ -184,6 +184,7 @@ void bind_leases(py::module_& m) {
       .def_readwrite("real_duration", &terms::real_duration)
       .def_readwrite("preemptible", &terms::preemptible)
       .def_readwrite("withdraw", &terms::withdraw)
+      .def_readwrite("hold_in_queue", &terms::hold_in_queue)
       .def_property(
           "image",
           [](const terms& t) -> std::optional<py::tuple> {

@@ -118,6 +118,7 @@ class lease_terms:
     real_duration: int
     preemptible: bool
     withdraw: Optional[int]
+    hold_in_queue: bool
     image: Optional[Tuple[str, int]]
     def __init__(
         self,

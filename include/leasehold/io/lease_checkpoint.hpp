@@ -145,13 +145,14 @@ void write_terms(json_writer& w, const policy::lease::lease_terms<T, C>& t) {
   else
     w.null();
   write_optional(w, "withdraw", t.withdraw);
+  w.member("hold_in_queue", t.hold_in_queue);
   w.end_object();
 }
 
 template <time_value T, vector_capacity C = policy::lease::node_resources>
 [[nodiscard]] policy::lease::lease_terms<T, C> read_terms(const json_value& v) {
   v.only_members({"id", "submit", "kind", "start", "start_window", "nodes", "per_node", "duration",
-                  "real_duration", "preemptible", "image", "withdraw"});
+                  "real_duration", "preemptible", "image", "withdraw", "hold_in_queue"});
   policy::lease::lease_terms<T, C> t;
   t.id = v.at("id").as_integer<std::uint64_t>();
   t.submit = v.at("submit").as_integer<T>();
@@ -169,6 +170,8 @@ template <time_value T, vector_capacity C = policy::lease::node_resources>
                                         image.at("size_mb").as_integer<std::int64_t>()};
   }
   t.withdraw = read_optional<T>(v.at("withdraw"));
+  // Absent in checkpoints written before leases could be held in the queue.
+  if (const json_value* held = v.find("hold_in_queue")) t.hold_in_queue = held->as_bool();
   return t;
 }
 

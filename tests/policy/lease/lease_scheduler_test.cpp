@@ -305,3 +305,53 @@ TEST_CASE("lease_scheduler: slot table on the reference backend gives the same s
   CHECK(s.lease(1).history[0].run == interval<T>{0, 490});
   CHECK(*s.lease(1).end == 1130);
 }
+
+TEST_CASE("lease_scheduler: a lease held in the queue never starts and leaves when withdrawn") {
+  // One node. L1 (100 s) runs [0, 100). L2 (200 s, submitted at 10) is a job its user cancels
+  // at 150 while it waits; L3 (30 s) arrives at 20.
+  //  - Held (Haizea's paper-era treatment): L2 is never planned, so L3 holds the reservation
+  //    and runs [100, 130), even with backfilling off (a held lease is no head); L2 leaves
+  //    at 150 without ever starting.
+  //  - Not held: L2, first in the queue, runs [100, 300) (it has started by 150, so the
+  //    withdrawal fails) and L3 waits until [300, 330).
+  for (const backfilling b : {backfilling::aggressive(), backfilling::off()}) {
+    CAPTURE(b);
+    auto s = make_scheduler(test_config(suspension::none, migration::none, b), 1);
+    auto l2 = best_effort(2, 10, 1, 200);
+    l2.hold_in_queue = true;
+    l2.withdraw = 150;
+    (void)s.submit(best_effort(1, 0, 1, 100), 0);
+    (void)s.submit(l2, 10);
+    (void)s.submit(best_effort(3, 20, 1, 30), 20);
+    // Aggressive: L3 holds the reservation; off: no reservations, L3 waits behind L2 in the
+    // list but is not blocked by it.
+    CHECK(s.queue() == (b == backfilling::off() ? std::vector<std::uint64_t>{2, 3}
+                                                : std::vector<std::uint64_t>{2}));
+    s.advance_to(140);
+    CHECK(segments(s, 3) == std::vector<span_on>{{{100, 130}, nodes{0}}});
+    CHECK(s.withdraw(2, 150));
+    CHECK(s.lease(2).state == lease_state::withdrawn);
+    CHECK_FALSE(s.lease(2).first_start.has_value());
+    CHECK(s.queue().empty());
+    s.validate();
+  }
+  auto s = make_scheduler(test_config(suspension::none), 1);
+  (void)s.submit(best_effort(1, 0, 1, 100), 0);
+  (void)s.submit(best_effort(2, 10, 1, 200), 10);
+  (void)s.submit(best_effort(3, 20, 1, 30), 20);
+  CHECK_FALSE(s.withdraw(2, 150));
+  s.advance_to(400);
+  CHECK(segments(s, 2) == std::vector<span_on>{{{100, 300}, nodes{0}}});
+  CHECK(segments(s, 3) == std::vector<span_on>{{{300, 330}, nodes{0}}});
+}
+
+TEST_CASE("lease_scheduler: only a best-effort lease can be held in the queue") {
+  auto s = make_scheduler(test_config());
+  auto ar = reservation(1, 0, 100, 1, 50);
+  ar.hold_in_queue = true;
+  CHECK_THROWS_WITH_AS(
+      s.submit(ar, 0),
+      "lease 1 (advance reservation): only a best-effort lease can be held in the queue",
+      invalid_lease);
+  CHECK(s.leases().empty());
+}

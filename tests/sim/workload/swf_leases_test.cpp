@@ -59,12 +59,21 @@ TEST_CASE("swf leases: the Haizea rules") {
   }
   SUBCASE("cancelled while waiting") {
     const auto r = job(729, 144375, 3046, -1, 16, 57600, swf::status_cancelled);
-    const auto withdrawn = to_best_effort(r);
+    // By default (Haizea's paper-era runs) it waits in the queue until submit + wait and
+    // never starts; withdraw_at_wait lets it start like any lease until then.
+    const auto held = to_best_effort(r);
+    CHECK(held->withdraw == 144375 + 3046);
+    CHECK(held->hold_in_queue);
+    CHECK(held->real_duration == 57600);
+    const auto withdrawn =
+        to_best_effort(r, {.cancelled = workload::cancelled_policy::withdraw_at_wait});
     CHECK(withdrawn->withdraw == 144375 + 3046);
+    CHECK_FALSE(withdrawn->hold_in_queue);
     CHECK(withdrawn->real_duration == 57600);
     const auto full =
         to_best_effort(r, {.cancelled = workload::cancelled_policy::run_requested_time});
     CHECK_FALSE(full->withdraw.has_value());
+    CHECK_FALSE(full->hold_in_queue);
     CHECK(full->real_duration == 57600);
     workload::conversion_report report;
     CHECK_FALSE(to_best_effort(r, {.cancelled = workload::cancelled_policy::skip}, &report));

@@ -534,6 +534,8 @@ class lease_scheduler {
       fail("per-node resources ", booked_vector(t), " exceed a node's ", table_.per_node_total());
     if (t.submit > now) fail("submitted at ", t.submit, ", after the current time ", now);
     if (t.image && t.image->size_mb < 0) fail("image size ", t.image->size_mb, " is negative");
+    if (t.hold_in_queue && t.kind != lease_kind::best_effort)
+      fail("only a best-effort lease can be held in the queue");
     if constexpr (requires { prep_.check_terms(t); }) {
       try {
         prep_.check_terms(t);
@@ -951,6 +953,7 @@ class lease_scheduler {
     std::size_t reservations = 0;
     for (const std::uint64_t id : served_order()) {
       record_type& l = leases_.at(id);
+      if (l.terms.hold_in_queue) continue;  // it only waits for its withdrawal (lease_terms)
       const bool may_reserve = reservations < limit;
       if (!may_reserve && !fits(booked_vector(l.terms), table_.aggregate().free_at(now_))) {
         if (config_.backfill.kind == backfilling::mode::off) break;

@@ -95,6 +95,12 @@ struct lease_terms {
   // then (the Blue Horizon jobs cancelled while waiting: submit + wait, see
   // docs/workloads.md); nullopt: the user waits as long as it takes.
   std::optional<T> withdraw;
+  // A best-effort lease that only waits: it sits in the queue (queue() lists it) but is never
+  // planned, so it neither starts, nor holds a reservation, nor blocks the head under
+  // backfilling::off; it leaves at `withdraw`. This is how the paper-era Haizea treated the
+  // Blue Horizon jobs cancelled while waiting: none of them ever started
+  // (../shared/haizea-workloads/README.md; workload::cancelled_policy::queue_until_wait).
+  bool hold_in_queue = false;
 
   friend bool operator==(const lease_terms&, const lease_terms&) = default;
 };
