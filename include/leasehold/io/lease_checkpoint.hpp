@@ -293,15 +293,37 @@ void write_config(json_writer& w, const policy::lease::scheduler_config<T>& c) {
   w.key("layout").begin_object().member("memory", c.layout.memory);
   write_optional(w, "disk", c.layout.disk);
   w.end_object();
+  w.member("stretch_reservations", c.stretch_reservations);
+  w.member("overhead_per_vm", c.overhead_per_vm);
+  w.member("reservation_overhead_inside", c.reservation_overhead_inside);
+  w.member("shutdown_after_early_end", c.shutdown_after_early_end);
+  write_optional(w, "suspend_time_fixed", c.suspend_time_fixed);
+  write_optional(w, "resume_time_fixed", c.resume_time_fixed);
   w.end_object();
 }
 
 template <time_value T>
 [[nodiscard]] policy::lease::scheduler_config<T> read_config(const json_value& v) {
-  v.only_members({"backfill", "suspend", "migrate", "suspend_rate_mb_s", "resume_rate_mb_s",
-                  "network_mb_s", "in_vms", "runtime_slowdown_percent", "boot_shutdown",
-                  "minimum_run", "reserve_disk_for_memory_state", "strong_guarantee",
-                  "retire_finished", "layout"});
+  v.only_members({"backfill",
+                  "suspend",
+                  "migrate",
+                  "suspend_rate_mb_s",
+                  "resume_rate_mb_s",
+                  "network_mb_s",
+                  "in_vms",
+                  "runtime_slowdown_percent",
+                  "boot_shutdown",
+                  "minimum_run",
+                  "reserve_disk_for_memory_state",
+                  "strong_guarantee",
+                  "retire_finished",
+                  "layout",
+                  "stretch_reservations",
+                  "overhead_per_vm",
+                  "reservation_overhead_inside",
+                  "shutdown_after_early_end",
+                  "suspend_time_fixed",
+                  "resume_time_fixed"});
   policy::lease::scheduler_config<T> c;
   const json_value& b = v.at("backfill");
   b.only_members({"mode", "reservations"});
@@ -326,6 +348,17 @@ template <time_value T>
     c.layout.memory = layout->at("memory").as_integer<std::size_t>();
     c.layout.disk = read_optional<std::size_t>(layout->at("disk"));
   }
+  // Absent in checkpoints written before Haizea's own choices were options: all off.
+  auto flag = [&](const char* name, bool& field) {
+    if (const json_value* f = v.find(name)) field = f->as_bool();
+  };
+  flag("stretch_reservations", c.stretch_reservations);
+  flag("overhead_per_vm", c.overhead_per_vm);
+  flag("reservation_overhead_inside", c.reservation_overhead_inside);
+  flag("shutdown_after_early_end", c.shutdown_after_early_end);
+  if (const json_value* f = v.find("suspend_time_fixed"))
+    c.suspend_time_fixed = read_optional<T>(*f);
+  if (const json_value* f = v.find("resume_time_fixed")) c.resume_time_fixed = read_optional<T>(*f);
   return c;
 }
 

@@ -337,7 +337,23 @@ class lease_scheduler {
   [[nodiscard]] time_type work_of(time_type elapsed) const {
     return lease::work_of(config_, elapsed);
   }
-  [[nodiscard]] time_type overhead() const { return lease::overhead(config_); }
+  [[nodiscard]] time_type overhead(const terms_type& t) const {
+    return lease::overhead(config_, t);
+  }
+  [[nodiscard]] time_type reservation_time_for(time_type work) const {
+    return lease::reservation_time_for(config_, work);
+  }
+  // Wall-clock time `work` seconds of the lease take: slowed down in VMs for best effort (and
+  // for reservations with stretch_reservations).
+  [[nodiscard]] time_type wall_time(const record_type& l, time_type work) const {
+    return l.is_best_effort() ? time_for(work) : reservation_time_for(work);
+  }
+  // How long an advance reservation or immediate lease holds its nodes: its (stretched)
+  // duration, plus its shutdown unless that falls inside (reservation_overhead_inside).
+  [[nodiscard]] time_type reservation_length(const terms_type& t) const {
+    const time_type held = reservation_time_for(t.duration);
+    return config_.reservation_overhead_inside ? held : static_cast<time_type>(held + overhead(t));
+  }
 
  private:
   friend struct io::detail::scheduler_access;
@@ -480,6 +496,12 @@ class lease_scheduler {
     if (c.boot_shutdown < 0)
       throw invalid_request(leasehold::detail::describe("scheduler_config: boot + shutdown ",
                                                         c.boot_shutdown, " is negative"));
+    if (c.suspend_time_fixed && *c.suspend_time_fixed < 0)
+      throw invalid_request(leasehold::detail::describe("scheduler_config: suspend time ",
+                                                        *c.suspend_time_fixed, " is negative"));
+    if (c.resume_time_fixed && *c.resume_time_fixed < 0)
+      throw invalid_request(leasehold::detail::describe("scheduler_config: resume time ",
+                                                        *c.resume_time_fixed, " is negative"));
     if (c.minimum_run && *c.minimum_run < 0)
       throw invalid_request(leasehold::detail::describe("scheduler_config: minimum run ",
                                                         *c.minimum_run, " is negative"));
@@ -524,8 +546,9 @@ class lease_scheduler {
       fail("asks for ", t.nodes, " nodes but the cluster has ", table_.node_count());
     if (t.duration <= 0) fail("duration ", t.duration, " must be positive");
     // time_for multiplies by (100 + slowdown %); keep that and now + twice the span in range.
-    if (t.duration > std::numeric_limits<time_type>::max() / 200 - overhead() ||
-        !leasehold::detail::checked_add(now, static_cast<time_type>(2 * (t.duration + overhead()))))
+    if (t.duration > std::numeric_limits<time_type>::max() / 200 - overhead(t) ||
+        !leasehold::detail::checked_add(now,
+                                        static_cast<time_type>(2 * (t.duration + overhead(t)))))
       fail("duration ", t.duration, " overflows the time type");
     if (t.real_duration < 0 || t.real_duration > t.duration)
       fail("real duration ", t.real_duration, " outside [0, duration ", t.duration, "]");
@@ -543,7 +566,11 @@ class lease_scheduler {
         fail(e.what());
       }
     }
-    const time_type span = static_cast<time_type>(t.duration + overhead());
+    const time_type span = static_cast<time_type>(t.duration + overhead(t));
+    if (t.kind != lease_kind::best_effort && config_.reservation_overhead_inside &&
+        reservation_time_for(t.duration) <= overhead(t))
+      fail("duration ", t.duration, " leaves no run before its shutdown (", overhead(t),
+           " s, inside the reservation)");
     if (t.kind == lease_kind::advance_reservation) {
       if (!t.start && !t.start_window)
         fail("an advance reservation needs a start or a start window");
@@ -595,9 +622,7 @@ class lease_scheduler {
     log_.save(l);
     const segment_type seg = *l.current;
     if (seg.completes) {
-      const time_type real_end =
-          l.is_best_effort() ? static_cast<time_type>(seg.run.begin + time_for(l.remaining_real))
-                             : static_cast<time_type>(seg.run.begin + l.remaining_real);
+      const auto real_end = static_cast<time_type>(seg.run.begin + wall_time(l, l.remaining_real));
       close_segment(l, at, {seg.run.begin, std::min(real_end, seg.run.end)}, l.remaining_real,
                     segment_outcome::completed);
       l.remaining_max = 0;
@@ -699,15 +724,18 @@ class lease_scheduler {
   // When the segment really ends, and whether the lease ends with it. Best-effort work is
   // slowed down inside VMs; an advance reservation holds wall-clock time.
   void settle_finish(const record_type& l, segment_type& seg) const {
-    const time_type need = l.is_best_effort() ? time_for(l.remaining_real) : l.remaining_real;
-    const time_type real_end = static_cast<time_type>(seg.run.begin + need);
+    const auto real_end = static_cast<time_type>(seg.run.begin + wall_time(l, l.remaining_real));
+    // A lease that ends before its maximum shuts down first, unless Haizea's choice frees its
+    // nodes at once (shutdown_after_early_end off).
+    const time_type shutdown =
+        real_end < seg.run.end && !config_.shutdown_after_early_end ? 0 : overhead(l.terms);
     if (!seg.suspends) {
       seg.completes = true;
-      seg.finish = std::min(static_cast<time_type>(std::min(real_end, seg.run.end) + overhead()),
+      seg.finish = std::min(static_cast<time_type>(std::min(real_end, seg.run.end) + shutdown),
                             seg.booked.end);
     } else if (real_end <= seg.run.end) {
       seg.completes = true;
-      seg.finish = std::min(static_cast<time_type>(real_end + overhead()), seg.booked.end);
+      seg.finish = std::min(static_cast<time_type>(real_end + shutdown), seg.booked.end);
     } else {
       seg.completes = false;
       seg.finish = seg.booked.end;
@@ -721,7 +749,7 @@ class lease_scheduler {
     const terms_type& t = l.terms;
     const auto n = static_cast<std::size_t>(t.nodes);
     const capacity_type v = booked_vector(t);
-    const auto length = static_cast<time_type>(t.duration + overhead());
+    const time_type length = reservation_length(t);
     using leasehold::detail::describe;
 
     std::optional<time_type> start;
@@ -787,10 +815,13 @@ class lease_scheduler {
     std::ranges::sort(victims);
     victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
     for (std::uint64_t id : victims) preempt(leases_.at(id), span.begin);
+    const time_type run = config_.reservation_overhead_inside
+                              ? static_cast<time_type>(span.end - span.begin - overhead(l.terms))
+                              : reservation_time_for(l.terms.duration);
     segment_type seg{std::move(nodes),
                      booked_vector(l.terms),
                      span,
-                     {span.begin, static_cast<time_type>(span.begin + l.terms.duration)}};
+                     {span.begin, static_cast<time_type>(span.begin + run)}};
     settle_finish(l, seg);
     if (!table_.can_reserve({seg.booked, seg.per_node, seg.nodes}))
       throw invariant_violation(leasehold::detail::describe(
@@ -1058,7 +1089,7 @@ class lease_scheduler {
     const auto n = static_cast<std::size_t>(t.nodes);
     const capacity_type v = booked_vector(t);
     const auto work = time_for(l.remaining_max);
-    const auto full = static_cast<time_type>(lead + work + overhead());
+    const auto full = static_cast<time_type>(lead + work + overhead(t));
     time_type needed = full;
     const bool suspendable = may_suspend(t);
     if (suspendable) {

@@ -16,10 +16,12 @@ namespace leasehold::policy::lease {
 // Seconds to suspend / resume a VM of the lease's memory (m / H_w, m / H_r, §3.1).
 template <time_value T, vector_capacity C>
 [[nodiscard]] T suspend_time(const scheduler_config<T>& c, const lease_terms<T, C>& t) {
+  if (c.suspend_time_fixed) return *c.suspend_time_fixed;
   return detail::transfer_time<T>(t.per_node[c.layout.memory], c.suspend_rate_mb_s);
 }
 template <time_value T, vector_capacity C>
 [[nodiscard]] T resume_time(const scheduler_config<T>& c, const lease_terms<T, C>& t) {
+  if (c.resume_time_fixed) return *c.resume_time_fixed;
   return detail::transfer_time<T>(t.per_node[c.layout.memory], c.resume_rate_mb_s);
 }
 // Seconds to migrate the lease's image instance and memory state ((s_I + m) / B, §3.1).
@@ -42,10 +44,20 @@ template <time_value T>
   const auto scale = static_cast<T>(100 + c.runtime_slowdown_percent);
   return static_cast<T>(elapsed * 100 / scale);
 }
-// Boot plus shutdown, added after a lease's last run in VMs (§4.3).
+// Boot plus shutdown, added after a lease's last run in VMs (§4.3); per VM with
+// overhead_per_vm (Haizea enacts a lease's VMs one after another).
+template <time_value T, vector_capacity C>
+[[nodiscard]] T overhead(const scheduler_config<T>& c, const lease_terms<T, C>& t) {
+  if (!c.in_vms) return T{0};
+  return c.overhead_per_vm ? static_cast<T>(c.boot_shutdown * t.nodes) : c.boot_shutdown;
+}
+// Wall-clock time an advance reservation's `work` seconds hold: the same unless
+// stretch_reservations (Haizea slows reservations in VMs down too, rounding down).
 template <time_value T>
-[[nodiscard]] T overhead(const scheduler_config<T>& c) {
-  return c.in_vms ? c.boot_shutdown : T{0};
+[[nodiscard]] T reservation_time_for(const scheduler_config<T>& c, T work) {
+  if (!c.stretch_reservations || !c.in_vms || c.runtime_slowdown_percent == 0) return work;
+  const auto scale = static_cast<T>(100 + c.runtime_slowdown_percent);
+  return static_cast<T>(work * scale / 100);
 }
 
 }  // namespace leasehold::policy::lease

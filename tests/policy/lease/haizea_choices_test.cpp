@@ -1,0 +1,190 @@
+// scheduler_config's options for the choices Haizea's own code makes where it differs from
+// our reading of the paper (stretched reservations, per-VM overhead, the reservation's
+// shutdown inside its window, no shutdown after an early end, fixed suspend / resume times),
+// each on a hand-computed case beside the default.
+//
+// 4 nodes of {1 CPU, 1024 MB, 10000 MB disk, 10 MB/s}; leases ask {1 CPU, 1024 MB} per node.
+// In VMs: work takes 5 % longer (rounded up for best effort), boot + shutdown is 20 s.
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include <leasehold/policy/lease/lease_scheduler.hpp>
+
+using namespace leasehold;
+using namespace leasehold::policy::lease;
+
+namespace {
+
+using T = std::int64_t;
+using node_table = cluster::slot_table<free_list<T, node_resources>>;
+
+scheduler_config<T> in_vms() {
+  scheduler_config<T> c;
+  c.suspend = suspension::none;
+  c.migrate = migration::none;
+  return c;  // in_vms, 5 % slowdown, 20 s boot + shutdown: the paper's §4.3 values
+}
+
+lease_scheduler<> make(const scheduler_config<T>& c, std::size_t nodes = 4) {
+  return lease_scheduler<>(node_table(nodes, node_resources{1, 1024, 10000, 10}), c);
+}
+
+lease_terms<T> best_effort(std::uint64_t id, T submit, std::int64_t nodes, T duration, T real) {
+  lease_terms<T> t;
+  t.id = id;
+  t.submit = submit;
+  t.nodes = nodes;
+  t.duration = duration;
+  t.real_duration = real;
+  return t;
+}
+
+lease_terms<T> reservation(std::uint64_t id, T start, T duration) {
+  lease_terms<T> t = best_effort(id, 0, 1, duration, duration);
+  t.kind = lease_kind::advance_reservation;
+  t.start = start;
+  t.preemptible = false;
+  return t;
+}
+
+void run_to_end(lease_scheduler<>& s) {
+  while (s.next_event_time()) {
+    s.advance_to(*s.next_event_time());
+    s.validate();
+  }
+}
+
+const segment_record<T>& only(const lease_scheduler<>& s, std::uint64_t id) {
+  REQUIRE(s.lease(id).history.size() == 1);
+  return s.lease(id).history.front();
+}
+
+}  // namespace
+
+TEST_CASE("haizea choices: with_haizea_choices turns on what Haizea's code does") {
+  const auto c = scheduler_config<T>::vm_predeploy().with_haizea_choices();
+  CHECK(c.stretch_reservations);
+  CHECK(c.overhead_per_vm);
+  CHECK(c.reservation_overhead_inside);
+  CHECK_FALSE(c.shutdown_after_early_end);
+  CHECK_FALSE(c.suspend_time_fixed.has_value());
+  CHECK(c.backfill == scheduler_config<T>::vm_predeploy().backfill);
+}
+
+TEST_CASE("haizea choices: a reservation in VMs stretched by the slowdown") {
+  // 10,748 s from 100. Default: held as is, run [100, 10848), shutdown to 10868.
+  // Stretched: floor(10748 x 1.05) = 11285 s (Haizea's figure), run [100, 11385), to 11405.
+  auto plain = make(in_vms());
+  (void)plain.submit(reservation(1, 100, 10748), 0);
+  run_to_end(plain);
+  CHECK(only(plain, 1).span == interval<T>{100, 10868});
+  CHECK(only(plain, 1).run == interval<T>{100, 10848});
+
+  auto c = in_vms();
+  c.stretch_reservations = true;
+  auto stretched = make(c);
+  (void)stretched.submit(reservation(1, 100, 10748), 0);
+  run_to_end(stretched);
+  CHECK(only(stretched, 1).span == interval<T>{100, 11405});
+  CHECK(only(stretched, 1).run == interval<T>{100, 11385});
+  CHECK(only(stretched, 1).work == 10748);
+}
+
+TEST_CASE("haizea choices: boot and shutdown per VM") {
+  // 4 nodes x 100 s of work: 105 s in VMs. Default: + 20 s, [0, 125). Per VM: + 4 x 20 s.
+  auto plain = make(in_vms());
+  (void)plain.submit(best_effort(1, 0, 4, 100, 100), 0);
+  run_to_end(plain);
+  CHECK(only(plain, 1).span == interval<T>{0, 125});
+
+  auto c = in_vms();
+  c.overhead_per_vm = true;
+  auto per_vm = make(c);
+  (void)per_vm.submit(best_effort(1, 0, 4, 100, 100), 0);
+  run_to_end(per_vm);
+  CHECK(only(per_vm, 1).span == interval<T>{0, 185});
+  CHECK(only(per_vm, 1).run == interval<T>{0, 105});
+}
+
+TEST_CASE("haizea choices: a reservation's shutdown inside its window") {
+  // 1,000 s from 100. Default: run [100, 1100), shutdown to 1120. Inside: the window ends at
+  // 1100 and the run gives up the 20 s: [100, 1080).
+  auto c = in_vms();
+  c.reservation_overhead_inside = true;
+  auto inside = make(c);
+  (void)inside.submit(reservation(1, 100, 1000), 0);
+  run_to_end(inside);
+  CHECK(only(inside, 1).span == interval<T>{100, 1100});
+  CHECK(only(inside, 1).run == interval<T>{100, 1080});
+
+  // A reservation no longer than its shutdown has nothing left to run.
+  auto refused = make(c);
+  CHECK_THROWS_WITH_AS(refused.submit(reservation(2, 100, 20), 0),
+                       "lease 2 (advance reservation): duration 20 leaves no run before its "
+                       "shutdown (20 s, inside the reservation)",
+                       invalid_lease);
+  CHECK(refused.leases().empty());
+}
+
+TEST_CASE("haizea choices: no shutdown after an early end") {
+  // One node. L1 asks 1,000 s but ends after 500 s of work: 525 s in a VM. Default: it shuts
+  // down until 545 and L2 (100 s, queued at 0) starts then; Haizea's choice frees the node
+  // at 525.
+  for (const bool shutdown : {true, false}) {
+    CAPTURE(shutdown);
+    auto c = in_vms();
+    c.shutdown_after_early_end = shutdown;
+    auto s = make(c, 1);
+    (void)s.submit(best_effort(1, 0, 1, 1000, 500), 0);
+    (void)s.submit(best_effort(2, 0, 1, 100, 100), 0);
+    run_to_end(s);
+    const T end = shutdown ? 545 : 525;
+    CHECK(only(s, 1).span == interval<T>{0, end});
+    CHECK(only(s, 1).run == interval<T>{0, 525});
+    CHECK(*s.lease(2).first_start == end);
+  }
+  // A lease that uses its whole duration still shuts down: 1,050 + 20.
+  auto c = in_vms();
+  c.shutdown_after_early_end = false;
+  auto s = make(c, 1);
+  (void)s.submit(best_effort(1, 0, 1, 1000, 1000), 0);
+  run_to_end(s);
+  CHECK(only(s, 1).span == interval<T>{0, 1070});
+}
+
+TEST_CASE("haizea choices: fixed suspend and resume times") {
+  // Not in VMs. X (4 nodes x 1000) from 0; an AR on 2 nodes over [500, 600) suspends it.
+  // At the rate (1024 MB at 102.4 / 51.2 MB/s): suspend 10 s, X runs [0, 490), resumes
+  // [600, 620) and runs [620, 1130). Fixed 30 s / 40 s: X runs [0, 470), suspends
+  // [470, 500), resumes [600, 640) and runs its 530 s left [640, 1170).
+  for (const bool fixed : {false, true}) {
+    CAPTURE(fixed);
+    scheduler_config<T> c;
+    c.suspend = suspension::all;
+    c.migrate = migration::none;
+    c.in_vms = false;
+    c.suspend_rate_mb_s = 102.4;
+    c.resume_rate_mb_s = 51.2;
+    if (fixed) {
+      c.suspend_time_fixed = 30;
+      c.resume_time_fixed = 40;
+    }
+    auto s = make(c);
+    (void)s.submit(best_effort(1, 0, 4, 1000, 1000), 0);
+    auto ar = reservation(2, 500, 100);
+    ar.nodes = 2;
+    (void)s.submit(ar, 100);
+    run_to_end(s);
+    const auto& x = s.lease(1).history;
+    REQUIRE(x.size() == 2);
+    CHECK(x[0].run == interval<T>{0, fixed ? 470 : 490});
+    CHECK(x[1].span == interval<T>{600, fixed ? 1170 : 1130});
+    CHECK(x[1].run == interval<T>{fixed ? 640 : 620, fixed ? 1170 : 1130});
+  }
+  scheduler_config<T> bad;
+  bad.suspend_time_fixed = -1;
+  CHECK_THROWS_WITH_AS(make(bad), "scheduler_config: suspend time -1 is negative", invalid_request);
+}
