@@ -103,8 +103,10 @@ scheduler make(const scheduler_config<T>& config) {
 TEST_CASE("fault: the lease scheduler gives the strong guarantee under bad_alloc") {
   auto conservative = scheduler_config<T>::vm_predeploy();
   conservative.backfill = backfilling::conservative();
-  for (const auto& config :
-       {scheduler_config<T>::vm_predeploy(), scheduler_config<T>::novm_nosr(), conservative}) {
+  // Haizea's choices: bookings kept and slid back on early ends (replanning::slide_back).
+  const auto haizea = conservative.with_haizea_choices();
+  for (const auto& config : {scheduler_config<T>::vm_predeploy(), scheduler_config<T>::novm_nosr(),
+                             conservative, haizea}) {
     const auto leases = workload(41, 14);
     scheduler plain = make(config);
     drive(plain, leases, [](auto f) { f(); });

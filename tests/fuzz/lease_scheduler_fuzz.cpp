@@ -63,6 +63,7 @@ scheduler_config<T> config_from(fuzzing::fuzz_input& in) {
       break;
   }
   if (in.byte() % 2 == 0) c.migrate = migration::none;
+  if (in.byte() % 2 == 0) c = c.with_haizea_choices();  // slide-back re-planning and the rest
   return c;
 }
 

@@ -61,6 +61,11 @@ struct enum_names<policy::lease::migration> {
   static constexpr std::string_view names[] = {"none", "allowed"};
 };
 
+template <>
+struct enum_names<policy::lease::replanning> {
+  static constexpr std::string_view names[] = {"whole_queue", "slide_back"};
+};
+
 template <class E>
 [[nodiscard]] std::string_view name_of(E e) {
   return enum_names<E>::names[static_cast<std::size_t>(e)];
@@ -293,6 +298,7 @@ void write_config(json_writer& w, const policy::lease::scheduler_config<T>& c) {
   w.key("layout").begin_object().member("memory", c.layout.memory);
   write_optional(w, "disk", c.layout.disk);
   w.end_object();
+  w.member("replan", name_of(c.replan));
   w.member("stretch_reservations", c.stretch_reservations);
   w.member("overhead_per_vm", c.overhead_per_vm);
   w.member("reservation_overhead_inside", c.reservation_overhead_inside);
@@ -318,6 +324,7 @@ template <time_value T>
                   "strong_guarantee",
                   "retire_finished",
                   "layout",
+                  "replan",
                   "stretch_reservations",
                   "overhead_per_vm",
                   "reservation_overhead_inside",
@@ -349,6 +356,7 @@ template <time_value T>
     c.layout.disk = read_optional<std::size_t>(layout->at("disk"));
   }
   // Absent in checkpoints written before Haizea's own choices were options: all off.
+  if (const json_value* r = v.find("replan")) c.replan = read_enum<policy::lease::replanning>(*r);
   auto flag = [&](const char* name, bool& field) {
     if (const json_value* f = v.find(name)) field = f->as_bool();
   };

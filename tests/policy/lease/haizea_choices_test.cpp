@@ -188,3 +188,78 @@ TEST_CASE("haizea choices: fixed suspend and resume times") {
   bad.suspend_time_fixed = -1;
   CHECK_THROWS_WITH_AS(make(bad), "scheduler_config: suspend time -1 is negative", invalid_request);
 }
+
+TEST_CASE("haizea choices: re-planning the whole queue or sliding back on freed nodes") {
+  // Two nodes, not in VMs. L1 (100 s) runs on node 0 over [0, 100); L2 (asks 100 s, ends
+  // after 50) on node 1; L3 (100 s) is the queue head and holds a reservation from 100 on
+  // node 0 (both nodes are free then; lowest id). At 50 L2 ends early and frees node 1:
+  //  - whole_queue: L3 is unscheduled and planned again: it starts at once on node 1,
+  //    [50, 150);
+  //  - slide_back (Haizea): L3 keeps its booking; only leases booked after L2 on node 1 would
+  //    move, and there are none: L3 runs [100, 200) on node 0.
+  for (const replanning mode : {replanning::whole_queue, replanning::slide_back}) {
+    CAPTURE(static_cast<int>(mode));
+    auto c = in_vms();
+    c.in_vms = false;
+    c.replan = mode;
+    auto s = make(c, 2);
+    (void)s.submit(best_effort(1, 0, 1, 100, 100), 0);
+    (void)s.submit(best_effort(2, 0, 1, 100, 50), 0);
+    (void)s.submit(best_effort(3, 0, 1, 100, 100), 0);
+    CHECK(s.lease(3).state == lease_state::scheduled);
+    run_to_end(s);
+    CHECK(only(s, 2).span == interval<T>{0, 50});
+    if (mode == replanning::whole_queue) {
+      CHECK(only(s, 3).span == interval<T>{50, 150});
+      CHECK(only(s, 3).nodes == std::vector<std::size_t>{1});
+    } else {
+      CHECK(only(s, 3).span == interval<T>{100, 200});
+      CHECK(only(s, 3).nodes == std::vector<std::size_t>{0});
+    }
+  }
+}
+
+TEST_CASE("haizea choices: sliding back moves later bookings earlier on their own nodes") {
+  // One node. L1 asks 100 s and ends after 40; L2 (100 s) is booked for [100, 200) and L3
+  // (conservative backfilling: every waiting lease holds a reservation) for [200, 300). At 40
+  // L2 slides to [40, 140) and then L3, booked after it on the same node, to [140, 240). The
+  // same happens by planning the whole queue again.
+  for (const replanning mode : {replanning::whole_queue, replanning::slide_back}) {
+    CAPTURE(static_cast<int>(mode));
+    auto c = in_vms();
+    c.in_vms = false;
+    c.backfill = backfilling::conservative();
+    c.replan = mode;
+    auto s = make(c, 1);
+    (void)s.submit(best_effort(1, 0, 1, 100, 40), 0);
+    (void)s.submit(best_effort(2, 0, 1, 100, 100), 0);
+    (void)s.submit(best_effort(3, 0, 1, 100, 100), 0);
+    REQUIRE(s.lease(3).current.has_value());
+    CHECK(s.lease(3).current->booked == interval<T>{200, 300});
+    s.advance_to(40);
+    CHECK(s.lease(2).state == lease_state::running);
+    REQUIRE(s.lease(3).current.has_value());
+    CHECK(s.lease(3).current->booked == interval<T>{140, 240});
+    run_to_end(s);
+    CHECK(only(s, 2).span == interval<T>{40, 140});
+    CHECK(only(s, 3).span == interval<T>{140, 240});
+  }
+}
+
+TEST_CASE("haizea choices: release() is an early end that slides later bookings back") {
+  // One node, slide_back: L1 (unknown real duration: it runs until released) holds
+  // [0, 1000); L2 (100 s) is booked for [1000, 1100). Released at 300, L1 frees the node and
+  // L2 slides to [300, 400).
+  auto c = in_vms();
+  c.in_vms = false;
+  c.replan = replanning::slide_back;
+  auto s = make(c, 1);
+  auto l1 = best_effort(1, 0, 1, 1000, 0);
+  (void)s.submit(l1, 0);
+  (void)s.submit(best_effort(2, 0, 1, 100, 100), 0);
+  CHECK(s.lease(2).current->booked == interval<T>{1000, 1100});
+  s.release(1, 300);
+  CHECK(s.lease(2).state == lease_state::running);
+  CHECK(s.lease(2).current->booked == interval<T>{300, 400});
+  s.validate();
+}

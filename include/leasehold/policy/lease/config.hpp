@@ -75,6 +75,14 @@ enum class suspension { none, all };
 // memory state are transferred, (s_I + m) / B seconds (§3.1). none: only on its own nodes.
 enum class migration { none, allowed };
 
+// What the scheduler plans again after anything changes (a lease arrives, ends, is preempted).
+// whole_queue: every best-effort lease booked for a future start is unscheduled and the queue
+// is planned again, in order, on any nodes (our reading of §3.2's re-evaluation).
+// slide_back: every booking stays; when a lease ends early, the best-effort leases booked to
+// begin later on the nodes it freed move earlier on their own nodes, in the order of their
+// starts, and only the unbooked queue is planned (what Haizea's code does).
+enum class replanning { whole_queue, slide_back };
+
 template <time_value T = std::int64_t>
 struct scheduler_config {
   backfilling backfill = backfilling::aggressive();
@@ -108,6 +116,7 @@ struct scheduler_config {
   // leases only, which an embedding service running for months needs (docs/leases.md). Off by
   // default: simulations and tests that read every record after the run keep doing so.
   bool retire_finished = false;
+  replanning replan = replanning::whole_queue;
 
   // ---- Haizea's own choices, where its code differs from our reading of the paper --------
   // Each is off by default (the schedules of docs/leases.md); with_haizea_choices() turns on
@@ -151,6 +160,7 @@ struct scheduler_config {
     c.overhead_per_vm = true;
     c.reservation_overhead_inside = true;
     c.shutdown_after_early_end = false;
+    c.replan = replanning::slide_back;
     return c;
   }
 };

@@ -277,6 +277,7 @@ class lease_scheduler {
     l.remaining_max = 0;
     l.remaining_real = 0;
     finish_lease(l, now_);
+    if (now_ < seg.booked.end) slide_back(seg.nodes);
     reevaluate();
   }
 
@@ -628,6 +629,7 @@ class lease_scheduler {
       l.remaining_max = 0;
       l.remaining_real = 0;
       finish_lease(l, at);
+      if (at < seg.booked.end) slide_back(seg.nodes);
       return;
     }
     // Suspended (§3.1): the work done is credited and the remainder requeued by its
@@ -975,13 +977,16 @@ class lease_scheduler {
   // Unschedules every best-effort lease that holds a reservation but has not begun, then
   // plans the queue again in its order: the schedule after anything changed.
   void reevaluate() {
-    for (const std::uint64_t id : std::vector<std::uint64_t>(reserved_.begin(), reserved_.end())) {
-      record_type& l = leases_.at(id);
-      unbook(l, now_);
-      enqueue(l);
+    if (config_.replan == replanning::whole_queue) {
+      for (const std::uint64_t id :
+           std::vector<std::uint64_t>(reserved_.begin(), reserved_.end())) {
+        record_type& l = leases_.at(id);
+        unbook(l, now_);
+        enqueue(l);
+      }
     }
     const std::size_t limit = config_.backfill.max_reservations();
-    std::size_t reservations = 0;
+    std::size_t reservations = reserved_.size();  // kept bookings count (slide_back)
     for (const std::uint64_t id : served_order()) {
       record_type& l = leases_.at(id);
       if (l.terms.hold_in_queue) continue;  // it only waits for its withdrawal (lease_terms)
@@ -1006,6 +1011,53 @@ class lease_scheduler {
         log_.insert(reserved_, id);
       }
     }
+  }
+
+  // With replanning::slide_back (Haizea's code), a lease that ended early has freed `freed`
+  // from now on: the best-effort leases booked to begin later on any of those nodes move as
+  // early as their own nodes allow, in the order of their starts. Otherwise nothing: the
+  // whole queue is planned again anyway.
+  void slide_back(const std::vector<std::size_t>& freed) {
+    if (config_.replan != replanning::slide_back) return;
+    std::vector<std::pair<time_type, std::uint64_t>> later;
+    for (const std::uint64_t id : reserved_) {
+      const segment_type& seg = *leases_.at(id).current;
+      const bool shares = std::ranges::any_of(
+          seg.nodes, [&](std::size_t node) { return std::ranges::binary_search(freed, node); });
+      if (shares && seg.booked.begin > now_) later.emplace_back(seg.booked.begin, id);
+    }
+    std::ranges::sort(later);
+    for (const auto& entry : later) slide(leases_.at(entry.second));
+  }
+
+  // Moves a booked lease to its earliest start on its own nodes (never later: its own slot is
+  // free once it is unbooked), the whole booking shifted alike.
+  void slide(record_type& l) {
+    const segment_type old = *l.current;
+    unbook(l, now_);
+    const auto length = static_cast<time_type>(old.booked.end - old.booked.begin);
+    const typename table_type::request_type request{
+        old.nodes.size(),
+        old.per_node,
+        length,
+        {now_, static_cast<time_type>(old.booked.begin + length)}};
+    const auto p = table_.earliest_fit(request, cluster::no_preference{}, [&](std::size_t node) {
+      if (!std::ranges::binary_search(old.nodes, node)) return forever<time_type>;
+      return old.resumes ? now_ : ready_at(l.terms, node);
+    });
+    if (!p || p->nodes != old.nodes)
+      throw invariant_violation(leasehold::detail::describe(
+          "lease_scheduler: lease ", l.terms.id, " lost its own slot while sliding back"));
+    const auto shift = static_cast<time_type>(old.booked.begin - p->start());
+    segment_type seg = old;
+    seg.booked = {static_cast<time_type>(old.booked.begin - shift),
+                  static_cast<time_type>(old.booked.end - shift)};
+    seg.run = {static_cast<time_type>(old.run.begin - shift),
+               static_cast<time_type>(old.run.end - shift)};
+    seg.finish = static_cast<time_type>(old.finish - shift);
+    const std::uint64_t id = l.terms.id;
+    book(l, std::move(seg));
+    if (l.state == lease_state::scheduled) log_.insert(reserved_, id);
   }
 
   // The queue in the order it is served now: FIFO, or by the queue order's keys (asked afresh,
