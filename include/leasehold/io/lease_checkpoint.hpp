@@ -62,6 +62,10 @@ struct enum_names<policy::lease::migration> {
 };
 
 template <>
+struct enum_names<policy::lease::migration_step> {
+  static constexpr std::string_view names[] = {"with_resume", "transfer_first"};
+};
+template <>
 struct enum_names<policy::lease::replanning> {
   static constexpr std::string_view names[] = {"whole_queue", "slide_back"};
 };
@@ -228,6 +232,14 @@ void write_record(json_writer& w, const policy::lease::lease_record<T, C>& l) {
   else
     w.null();
   write_ids(w, "suspended_on", l.suspended_on);
+  w.key("migration_transfer");
+  if (l.migration_transfer)
+    w.begin_array(true)
+        .value(l.migration_transfer->begin)
+        .value(l.migration_transfer->end)
+        .end_array();
+  else
+    w.null();
   w.key("history").begin_array();
   for (const auto& h : l.history) {
     w.begin_object();
@@ -250,8 +262,8 @@ void write_record(json_writer& w, const policy::lease::lease_record<T, C>& l) {
 template <time_value T, vector_capacity C = policy::lease::node_resources>
 [[nodiscard]] policy::lease::lease_record<T, C> read_record(const json_value& v) {
   v.only_members({"terms", "state", "remaining_max", "remaining_real", "first_start", "end",
-                  "current", "suspended_on", "history", "suspensions", "migrations",
-                  "cancellations", "rejection", "generation"});
+                  "current", "suspended_on", "migration_transfer", "history", "suspensions",
+                  "migrations", "cancellations", "rejection", "generation"});
   policy::lease::lease_record<T, C> l;
   l.terms = read_terms<T, C>(v.at("terms"));
   l.state = read_enum<policy::lease::lease_state>(v.at("state"));
@@ -261,6 +273,9 @@ template <time_value T, vector_capacity C = policy::lease::node_resources>
   l.end = read_optional<T>(v.at("end"));
   if (!v.at("current").is_null()) l.current = read_segment<T, C>(v.at("current"));
   l.suspended_on = read_ids<std::size_t>(v.at("suspended_on"));
+  // Absent in checkpoints written before migrations could be booked as transfers.
+  if (const json_value* m = v.find("migration_transfer"); m != nullptr && !m->is_null())
+    l.migration_transfer = read_interval<T>(*m);
   for (const json_value& h : v.at("history").as_array()) {
     h.only_members({"nodes", "span", "run", "work", "outcome"});
     l.history.push_back({read_ids<std::size_t>(h.at("nodes")), read_interval<T>(h.at("span")),
@@ -299,6 +314,7 @@ void write_config(json_writer& w, const policy::lease::scheduler_config<T>& c) {
   write_optional(w, "disk", c.layout.disk);
   w.end_object();
   w.member("replan", name_of(c.replan));
+  w.member("migration_booking", name_of(c.migration_booking));
   w.member("stretch_reservations", c.stretch_reservations);
   w.member("overhead_per_vm", c.overhead_per_vm);
   w.member("reservation_overhead_inside", c.reservation_overhead_inside);
@@ -325,6 +341,7 @@ template <time_value T>
                   "retire_finished",
                   "layout",
                   "replan",
+                  "migration_booking",
                   "stretch_reservations",
                   "overhead_per_vm",
                   "reservation_overhead_inside",
@@ -357,6 +374,8 @@ template <time_value T>
   }
   // Absent in checkpoints written before Haizea's own choices were options: all off.
   if (const json_value* r = v.find("replan")) c.replan = read_enum<policy::lease::replanning>(*r);
+  if (const json_value* m = v.find("migration_booking"))
+    c.migration_booking = read_enum<policy::lease::migration_step>(*m);
   auto flag = [&](const char* name, bool& field) {
     if (const json_value* f = v.find(name)) field = f->as_bool();
   };

@@ -263,3 +263,47 @@ TEST_CASE("haizea choices: release() is an early end that slides later bookings 
   CHECK(s.lease(2).current->booked == interval<T>{300, 400});
   s.validate();
 }
+
+TEST_CASE("haizea choices: a migration's transfer first, on the destination's disk only") {
+  // Not in VMs; suspending 1024 MB takes 10 s, resuming 20 s, migrating it 100 s. X (2 nodes
+  // x 1000) runs on nodes 0, 1 and Y (2 nodes x 600) on nodes 2, 3; an AR on 2 nodes over
+  // [500, 1500) suspends X over [490, 500).
+  //  - with_resume: the transfer is booked on nodes 2, 3 with the resume, once Y is gone:
+  //    [600, 700) transfer, [700, 720) resume, run [720, 1230).
+  //  - transfer_first (Haizea): the transfer starts at 500, when X's suspension ends, holding
+  //    1024 MB of disk on nodes 2, 3 beside Y; X resumes when both are done, at 600: resume
+  //    [600, 620), run [620, 1130).
+  for (const migration_step step : {migration_step::with_resume, migration_step::transfer_first}) {
+    CAPTURE(static_cast<int>(step));
+    scheduler_config<T> c;
+    c.suspend = suspension::all;
+    c.migrate = migration::allowed;
+    c.migration_booking = step;
+    c.in_vms = false;
+    c.suspend_rate_mb_s = 102.4;
+    c.resume_rate_mb_s = 51.2;
+    c.network_mb_s = 10.24;
+    auto s = make(c);
+    (void)s.submit(best_effort(1, 0, 2, 1000, 1000), 0);
+    (void)s.submit(best_effort(2, 0, 2, 600, 600), 0);
+    auto ar = reservation(3, 500, 1000);
+    ar.nodes = 2;
+    (void)s.submit(ar, 100);
+    s.advance_to(550);
+    if (step == migration_step::transfer_first) {
+      REQUIRE(s.lease(1).migration_transfer.has_value());
+      CHECK(*s.lease(1).migration_transfer == interval<T>{500, 600});
+      CHECK(s.lease(1).suspended_on == std::vector<std::size_t>{2, 3});
+      // The transfer holds 1024 MB of disk on nodes 2 and 3 beside Y's booking.
+      CHECK(s.table().node(2).free_at(550) == node_resources{0, 0, 10000 - 1024 - 1024, 10});
+    }
+    run_to_end(s);
+    const auto& x = s.lease(1).history;
+    REQUIRE(x.size() == 2);
+    CHECK(x[1].nodes == std::vector<std::size_t>{2, 3});
+    const bool first = step == migration_step::transfer_first;
+    CHECK(x[1].span == interval<T>{600, first ? 1130 : 1230});
+    CHECK(x[1].run == interval<T>{first ? 620 : 720, first ? 1130 : 1230});
+    CHECK(s.lease(1).migrations == 1);
+  }
+}

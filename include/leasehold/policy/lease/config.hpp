@@ -83,6 +83,15 @@ enum class migration { none, allowed };
 // starts, and only the unbooked queue is planned (what Haizea's code does).
 enum class replanning { whole_queue, slide_back };
 
+// How a migration's transfer of the image instance and memory state ((s_I + m) / B, §3.1)
+// is booked. with_resume: on the destination nodes just before the resume, with the lease's
+// whole resource vector (so the destination must be free for the transfer too).
+// transfer_first: as Haizea does, the transfer starts as soon as the migration is decided,
+// holding only the destination's disk (s_I + m MB) while whatever runs there runs on; the
+// resume begins once the transfer is over and the destination is free. The network is not
+// booked in either (the paper's non-blocking switch).
+enum class migration_step { with_resume, transfer_first };
+
 template <time_value T = std::int64_t>
 struct scheduler_config {
   backfilling backfill = backfilling::aggressive();
@@ -117,6 +126,7 @@ struct scheduler_config {
   // default: simulations and tests that read every record after the run keep doing so.
   bool retire_finished = false;
   replanning replan = replanning::whole_queue;
+  migration_step migration_booking = migration_step::with_resume;
 
   // ---- Haizea's own choices, where its code differs from our reading of the paper --------
   // Each is off by default (the schedules of docs/leases.md); with_haizea_choices() turns on
@@ -161,6 +171,7 @@ struct scheduler_config {
     c.reservation_overhead_inside = true;
     c.shutdown_after_early_end = false;
     c.replan = replanning::slide_back;
+    c.migration_booking = migration_step::transfer_first;
     return c;
   }
 };

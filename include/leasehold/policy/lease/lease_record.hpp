@@ -66,6 +66,9 @@ struct segment {
   bool suspends = false;   // booked to end in a suspension rather than a shutdown
   bool completes = false;  // the lease's work (or its maximum duration) ends in this segment
   T finish{};
+  // A planned migration under migration_step::transfer_first: the transfer to `nodes`, booked
+  // on its own when the segment is booked (and then cleared: the memory state is on its way).
+  std::optional<interval<T>> transfer;
 };
 
 // A segment as it really happened.
@@ -89,6 +92,9 @@ struct lease_record {
   std::optional<T> end;          // t_e
   std::optional<segment<T, C>> current;
   std::vector<std::size_t> suspended_on;  // where its memory state lies after a suspension
+  // The last migration_step::transfer_first transfer, to suspended_on (it holds their disk
+  // over this span; the lease cannot resume there before its end).
+  std::optional<interval<T>> migration_transfer;
   std::vector<segment_record<T>> history;
   std::size_t suspensions = 0;
   std::size_t migrations = 0;

@@ -294,6 +294,16 @@ class lease_scheduler {
         points.push_back(std::max(seg.booked.begin, now_));
         points.push_back(seg.booked.end);
       }
+      // Migration transfers under way to this node (migration_step::transfer_first).
+      std::vector<std::pair<interval<time_type>, capacity_type>> transfers;
+      for (const auto& [id, l] : leases_) {
+        if (!l.migration_transfer || l.migration_transfer->end <= now_) continue;
+        if (std::ranges::find(l.suspended_on, node) == l.suspended_on.end()) continue;
+        if (const auto disk = transfer_vector(l.terms)) {
+          transfers.emplace_back(*l.migration_transfer, *disk);
+          points.push_back(l.migration_transfer->end);
+        }
+      }
       for (time_type t : points) {
         if (t < now_ || t == forever<time_type>) continue;
         capacity_type expected = table_.per_node_total();
@@ -301,6 +311,8 @@ class lease_scheduler {
           const segment_type& seg = *leases_.at(id).current;
           if (seg.booked.contains(t)) expected -= seg.per_node;
         }
+        for (const auto& [span, disk] : transfers)
+          if (span.contains(t)) expected -= disk;
         if (!is_nonnegative(expected))
           throw invariant_violation(leasehold::detail::describe("lease_scheduler: node ", node,
                                                                 " over-committed at ", t));
@@ -671,6 +683,7 @@ class lease_scheduler {
 
   void book(record_type& l, segment_type seg) {
     log_.save(l);
+    if (seg.transfer) start_migration(l, seg);
     table_reserve({seg.booked, seg.per_node, seg.nodes});
     if (!seg.resumes) {
       // A resumed segment finds its image instance on its nodes (or brings it along when
@@ -692,6 +705,20 @@ class lease_scheduler {
     } else {
       on_segment_begin(l, now_);
     }
+  }
+
+  // migration_step::transfer_first: the transfer to the segment's nodes starts now, holding
+  // their disk, and the memory state is theirs from here on (a later plan resumes it there,
+  // or moves it again). It is not undone if the resume is planned again.
+  void start_migration(record_type& l, segment_type& seg) {
+    const interval<time_type> transfer = *seg.transfer;
+    seg.transfer.reset();
+    if (const auto disk = transfer_vector(l.terms)) table_reserve({transfer, *disk, seg.nodes});
+    const std::vector<std::size_t> from = l.suspended_on;
+    l.suspended_on = seg.nodes;
+    l.migration_transfer = transfer;
+    ++l.migrations;
+    if (observer_ != nullptr) observer_->on_migrated(l.terms.id, now_, from, seg.nodes, transfer);
   }
 
   // Gives back what the current segment holds from `from` on and forgets it.
@@ -820,10 +847,11 @@ class lease_scheduler {
     const time_type run = config_.reservation_overhead_inside
                               ? static_cast<time_type>(span.end - span.begin - overhead(l.terms))
                               : reservation_time_for(l.terms.duration);
-    segment_type seg{std::move(nodes),
-                     booked_vector(l.terms),
-                     span,
-                     {span.begin, static_cast<time_type>(span.begin + run)}};
+    segment_type seg;
+    seg.nodes = std::move(nodes);
+    seg.per_node = booked_vector(l.terms);
+    seg.booked = span;
+    seg.run = {span.begin, static_cast<time_type>(span.begin + run)};
     settle_finish(l, seg);
     if (!table_.can_reserve({seg.booked, seg.per_node, seg.nodes}))
       throw invariant_violation(leasehold::detail::describe(
@@ -995,7 +1023,6 @@ class lease_scheduler {
         if (config_.backfill.kind == backfilling::mode::off) break;
         continue;  // quick rejection: not even one VM fits anywhere now
       }
-      const time_type lead = preparation_lead(l);
       std::optional<segment_type> seg = plan(l, may_reserve);
       if (!seg) {
         if (config_.backfill.kind == backfilling::mode::off) break;
@@ -1004,6 +1031,8 @@ class lease_scheduler {
       // A lease that waits only for its own image transfer starts "now" as far as
       // backfilling goes (Haizea §3.2: the earliest start of each node counts the time the
       // image needs to get there); only a later start holds a future reservation.
+      const time_type lead =
+          seg->transfer ? static_cast<time_type>(seg->transfer->end - now_) : preparation_lead(l);
       const bool future = seg->booked.begin > now_ + lead;
       book(l, std::move(*seg));
       if (future) {
@@ -1121,12 +1150,24 @@ class lease_scheduler {
     if (!l.suspended_on.empty()) {
       // Resume on its own nodes, or, if allowed, migrate and resume elsewhere when that is
       // strictly earlier.
-      best = plan_on(l, may_reserve, resume_time(l.terms), &l.suspended_on, false, true);
-      if (config_.migrate == migration::allowed && (!best || best->booked.begin > now_)) {
-        auto moved = plan_on(l, may_reserve,
-                             static_cast<time_type>(migration_time(l.terms) + resume_time(l.terms)),
-                             nullptr, true, true);
-        if (moved && (!best || moved->booked.begin < best->booked.begin)) best = std::move(moved);
+      // A transfer_first migration still under way: the state is not there before its end,
+      // and it does not move again meanwhile.
+      std::optional<time_type> arriving;
+      if (l.migration_transfer && l.migration_transfer->end > now_)
+        arriving = l.migration_transfer->end;
+      best = plan_on(l, may_reserve, resume_time(l.terms), &l.suspended_on, false, true, arriving);
+      if (config_.migrate == migration::allowed && !arriving &&
+          (!best || best->booked.begin > now_)) {
+        if (config_.migration_booking == migration_step::with_resume) {
+          auto moved =
+              plan_on(l, may_reserve,
+                      static_cast<time_type>(migration_time(l.terms) + resume_time(l.terms)),
+                      nullptr, true, true);
+          if (moved && (!best || moved->booked.begin < best->booked.begin)) best = std::move(moved);
+        } else {
+          auto moved = plan_transfer_first(l, may_reserve);
+          if (moved && (!best || moved->run.begin < best->run.begin)) best = std::move(moved);
+        }
       }
     } else {
       best = plan_on(l, may_reserve, 0, nullptr, false, false);
@@ -1134,9 +1175,36 @@ class lease_scheduler {
     return best;
   }
 
+  // migration_step::transfer_first (Haizea): the image instance and memory state start moving
+  // now, holding only the destination's disk; the resume is planned on any nodes from the
+  // transfer's end. Nullopt when no nodes can take the transfer's disk now.
+  std::optional<segment_type> plan_transfer_first(const record_type& l, bool may_reserve) const {
+    const terms_type& t = l.terms;
+    const interval<time_type> transfer{now_, static_cast<time_type>(now_ + migration_time(t))};
+    auto seg = plan_on(l, may_reserve, resume_time(t), nullptr, false, true, transfer.end);
+    if (!seg) return std::nullopt;
+    if (const auto disk = transfer_vector(t)) {
+      for (std::size_t node : seg->nodes)
+        if (!fits(*disk, table_.node(node).min_free(transfer))) return std::nullopt;
+    }
+    seg->transfer = transfer;
+    return seg;
+  }
+  // What a transfer_first migration holds on each destination node: disk for the image
+  // instance and the memory state (s_I + m MB), or nothing without a disk component.
+  [[nodiscard]] std::optional<capacity_type> transfer_vector(const terms_type& t) const {
+    if (!config_.layout.disk) return std::nullopt;
+    capacity_type v{};
+    v[*config_.layout.disk] = static_cast<typename capacity_type::value_type>(
+        t.per_node[config_.layout.memory] + (t.image ? t.image->size_mb : 0));
+    if (!is_positive(v)) return std::nullopt;
+    return v;
+  }
+
   std::optional<segment_type> plan_on(const record_type& l, bool may_reserve, time_type lead,
                                       const std::vector<std::size_t>* only, bool migrates,
-                                      bool resumes) const {
+                                      bool resumes,
+                                      std::optional<time_type> not_before = std::nullopt) const {
     const terms_type& t = l.terms;
     const auto n = static_cast<std::size_t>(t.nodes);
     const capacity_type v = booked_vector(t);
@@ -1151,10 +1219,12 @@ class lease_scheduler {
       needed = std::min(full, static_cast<time_type>(lead + std::max<time_type>(minimum_run, 1) +
                                                      suspend_time(t)));
     }
+    // A start that waits only for a migration's transfer counts as "now" for backfilling.
+    const time_type earliest = not_before.value_or(now_);
     const interval<time_type> window{
-        now_, may_reserve
-                  ? forever<time_type>
-                  : static_cast<time_type>(now_ + (resumes ? 0 : preparation_lead(l)) + needed)};
+        now_, may_reserve ? forever<time_type>
+                          : static_cast<time_type>(earliest + (resumes ? 0 : preparation_lead(l)) +
+                                                   needed)};
     const typename table_type::request_type request{n, v, needed, window};
     auto allowed = [only](std::size_t node) {
       return only == nullptr || std::ranges::find(*only, node) != only->end();
@@ -1162,18 +1232,18 @@ class lease_scheduler {
     std::optional<typename table_type::placement_type> p;
     auto ready = [&](std::size_t node) {
       if (!allowed(node)) return forever<time_type>;
-      return resumes ? now_ : ready_at(t, node);
+      return std::max(earliest, resumes ? now_ : ready_at(t, node));
     };
     if constexpr (chooses_nodes) {
       auto prefer = [&](std::size_t node, time_type start) {
         return node_key(node, l, {start, static_cast<time_type>(start + full)});
       };
-      if (only == nullptr && (is_always_ready() || resumes))
+      if (only == nullptr && !not_before && (is_always_ready() || resumes))
         p = table_.earliest_fit(request, prefer);
       else
         p = table_.earliest_fit(request, prefer, ready);
     } else {
-      if (only == nullptr && (is_always_ready() || resumes))
+      if (only == nullptr && !not_before && (is_always_ready() || resumes))
         p = table_.earliest_fit(request);
       else
         p = table_.earliest_fit(request, cluster::no_preference{}, ready);
