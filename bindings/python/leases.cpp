@@ -35,7 +35,9 @@ namespace {
 
 using T = std::int64_t;
 using node_resources = lease::node_resources;
-using scheduler = lease::lease_scheduler<>;
+// The queue order is chosen at run time: FIFO (an empty function) or a Python callable.
+using scheduler = lease::lease_scheduler<leasehold::free_list<T, lease::node_resources>,
+                                         lease::images_predeployed, lease::queue_order_function<T>>;
 using table = scheduler::table_type;
 using terms = lease::lease_terms<T>;
 using config = lease::scheduler_config<T>;
@@ -118,6 +120,23 @@ class observer_bridge final : public lease::lease_observer<T> {
 };
 
 // The scheduler plus the bridge to its Python observer, which must outlive it.
+// A Python queue order: key(terms, remaining, now) -> float, smaller served first. The
+// scheduler calls it with the GIL released (simulate_leases), so it takes the GIL itself; the
+// Python object is released under the GIL too, whichever thread drops the last copy. An
+// exception it raises propagates as py::error_already_set: the scheduler's call is rolled
+// back (the strong guarantee) and the exception reaches Python.
+lease::queue_order_function<T> python_order(py::object key) {
+  if (key.is_none()) return {};
+  std::shared_ptr<py::object> held(new py::object(std::move(key)), [](py::object* o) {
+    py::gil_scoped_acquire gil;
+    delete o;
+  });
+  return {[held](const lease::lease_record<T>& l, T now) {
+    py::gil_scoped_acquire gil;
+    return (*held)(l.terms, l.remaining_max, now).cast<double>();
+  }};
+}
+
 struct python_scheduler {
   scheduler engine;
   std::unique_ptr<observer_bridge> observer;
@@ -221,12 +240,18 @@ void bind_leases(py::module_& m) {
 
   py::class_<python_scheduler>(
       m, "lease_scheduler", "Haizea's lease scheduler over `nodes` identical nodes of `per_node`.")
-      .def(py::init(
-               [](std::size_t nodes, const std::array<std::int64_t, 4>& per_node, const config& c) {
-                 return std::make_unique<python_scheduler>(
-                     python_scheduler{scheduler(table(nodes, to_resources(per_node)), c), nullptr});
-               }),
-           py::arg("nodes"), py::arg("per_node"), py::arg("config") = config{})
+      .def(py::init([](std::size_t nodes, const std::array<std::int64_t, 4>& per_node,
+                       const config& c, py::object queue_order) {
+             return std::make_unique<python_scheduler>(python_scheduler{
+                 scheduler(table(nodes, to_resources(per_node)), c, {},
+                           python_order(std::move(queue_order))),
+                 nullptr});
+           }),
+           py::arg("nodes"), py::arg("per_node"), py::arg("config") = config{},
+           py::arg("queue_order") = py::none(),
+           "`queue_order`, if given, is key(terms, remaining_seconds, now) -> float: the\n"
+           "best-effort queue is served smallest key first, equal keys first come first served\n"
+           "(None: FIFO, Haizea's order). Backfilling is unchanged.")
       .def_property_readonly("now", [](const python_scheduler& s) { return s.engine.now(); })
       .def(
           "set_observer",

@@ -213,3 +213,86 @@ def test_observer_hears_migration_and_resume_phases():
         ("migrated", 1, 600, [0, 1], [2, 3], (600, 703)),
         ("resuming", 1, [2, 3], (703, 724)),
     ]
+
+
+def contended():
+    # Two nodes. Lease 1 holds both over [0, 100); leases 2 (300 s), 3 (50 s) and 4 (10 s), each
+    # on both nodes, arrive at 1, 2 and 3 and wait.
+    return [
+        leasehold.lease_terms(1, 0, duration=100, nodes=2),
+        leasehold.lease_terms(2, 1, duration=300, nodes=2),
+        leasehold.lease_terms(3, 2, duration=50, nodes=2),
+        leasehold.lease_terms(4, 3, duration=10, nodes=2),
+    ]
+
+
+def test_queue_order_from_python():
+    # FIFO: 2 [100, 400), 3 [400, 450), 4 [450, 460). Shortest first (a Python key on the work
+    # left): 4 [100, 110), 3 [110, 160), 2 [160, 460).
+    fifo = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr())
+    leasehold.simulate_leases(fifo, contended())
+    assert [fifo.first_start(i) for i in (2, 3, 4)] == [100, 400, 450]
+
+    calls = []
+
+    def shortest_first(terms, remaining, now):
+        calls.append(terms.id)
+        return remaining
+
+    sjf = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr(),
+                                    queue_order=shortest_first)
+    leasehold.simulate_leases(sjf, contended())
+    assert [sjf.first_start(i) for i in (2, 3, 4)] == [160, 110, 100]
+    assert [sjf.end(i) for i in (2, 3, 4)] == [460, 160, 110]
+    assert calls  # asked while the GIL was released by simulate_leases
+    sjf.validate()
+
+
+def test_queue_order_that_raises_changes_nothing():
+    def refuses(terms, remaining, now):
+        if terms.id == 3:
+            raise ValueError("no key for lease 3")
+        return 0.0
+
+    s = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr(),
+                                  queue_order=refuses)
+    s.submit(leasehold.lease_terms(1, 0, duration=100, nodes=2), 0)
+    s.submit(leasehold.lease_terms(2, 1, duration=300, nodes=2), 1)
+    with pytest.raises(ValueError, match="no key for lease 3"):
+        s.submit(leasehold.lease_terms(3, 2, duration=50, nodes=2), 2)
+    assert s.now == 1
+    assert s.queue() == [] and s.state(2) == leasehold.lease_state.scheduled
+    with pytest.raises(leasehold.Error):
+        s.state(3)
+    s.validate()
+
+
+def test_queue_order_prototype_example(tmp_path):
+    # The example end to end on the contended log above: FIFO waits 0, 99, 398 and 447 s
+    # (mean 236 s), shortest first 0, 159, 108 and 97 s (mean 91 s).
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    log = tmp_path / "contended.swf"
+    log.write_text(
+        "; job submit wait run procs cpu mem reqprocs reqtime reqmem status ...\n"
+        "1 0 0 100 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n"
+        "2 1 0 300 2 -1 -1 2 300 -1 1 1 1 1 1 1 -1 -1\n"
+        "3 2 0 50 2 -1 -1 2 50 -1 1 1 1 1 1 1 -1 -1\n"
+        "4 3 0 10 2 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n"
+    )
+    script = Path(__file__).resolve().parents[2] / "examples" / "python" / "queue_order_prototype.py"
+    done = subprocess.run([sys.executable, str(script), "--trace", str(log), "--nodes", "2"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    rows = {line[:20].strip(): line[20:].split() for line in done.stdout.splitlines()[2:]}
+    assert rows["FIFO (Haizea)"][0] == "0.24"
+    assert rows["FIFO from Python"][0] == "0.24"
+    assert rows["shortest job first"][0] == "0.09"
+    missing = subprocess.run([sys.executable, str(script), "--trace", str(tmp_path / "none.swf")],
+                             capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 1 and "none.swf" in missing.stderr
+    bad = subprocess.run([sys.executable, str(script), "--trace", str(log), "--nodes", "-3"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--nodes -3" in bad.stderr

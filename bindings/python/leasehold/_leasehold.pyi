@@ -1,7 +1,7 @@
 """Type stubs of the compiled leasehold module (bindings/python/module.cpp, leases.cpp)."""
 
 import enum
-from typing import List, Optional, Protocol, Sequence, Tuple
+from typing import Callable, List, Optional, Protocol, Sequence, Tuple
 
 __version__: str
 TIME_MIN: int
@@ -165,7 +165,13 @@ class lease_observer(Protocol):
     def on_resuming(self, id: int, nodes: List[int], span: Tuple[int, int]) -> None: ...
 
 class lease_scheduler:
-    def __init__(self, nodes: int, per_node: Vector4, config: scheduler_config = ...) -> None: ...
+    def __init__(
+        self,
+        nodes: int,
+        per_node: Vector4,
+        config: scheduler_config = ...,
+        queue_order: Optional[Callable[[lease_terms, int, int], float]] = None,
+    ) -> None: ...
     @property
     def now(self) -> int: ...
     def set_observer(self, observer: Optional[object]) -> None: ...
