@@ -11,9 +11,10 @@
 // reshaping of moldable requests (Figs. 8-9), and the profit gain of MDF with preemptive
 // requests at +50 % load as the incentive for preemptive requests grows from 0 to 40 % (Fig. 7).
 //
-// Reads --trace (default LEASEHOLD_SHARED_DIR/traces/SDSC-SP2-1998-4.2-cln.swf.gz); a missing
-// or unreadable trace is an error. --synthetic runs a documented synthetic workload instead
-// (see synthetic_slice). Writes adaptive_requests.csv and adaptive_requests.svg into --out
+// Reads --trace (default LEASEHOLD_SHARED_DIR/traces/SDSC-SP2-1998-4.2-cln.swf.gz; plain or
+// gzip-compressed, decompressed in-process); a missing, truncated or corrupt trace is an error,
+// and malformed lines are skipped and reported. --synthetic runs a documented synthetic workload
+// instead (see synthetic_slice). Writes adaptive_requests.csv and adaptive_requests.svg into --out
 // (default: the current directory; created if missing).
 //
 //   adaptive_requests                 # 2 slices, loads 0/25/50 %: a few seconds
@@ -37,6 +38,7 @@
 #include <vector>
 
 #include <leasehold/availability/free_list.hpp>
+#include <leasehold/io/swf_file.hpp>
 #include <leasehold/policy/adaptive/scheduler.hpp>
 #include <leasehold/sim/workload/adaptive_terms.hpp>
 #include <leasehold/sim/workload/random.hpp>
@@ -119,20 +121,13 @@ void decorate(std::vector<job>& jobs, std::uint64_t seed) {
                                                           random);
 }
 
-// The SDSC SP2 log in 15-day slices, jobs under a minute removed.
-std::vector<std::vector<job>> trace_slices(const std::string& path, std::size_t& skipped) {
+// The SDSC SP2 log in 15-day slices, jobs under a minute removed. The log is plain or
+// gzip-compressed SWF, read in-process; malformed lines are skipped and described in `skipped`.
+std::vector<std::vector<job>> trace_slices(const std::string& path, std::string& skipped) {
   std::vector<std::vector<job>> slices;
-  const std::string command = "gzip -dc '" + path + "'";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot run gzip to read " + path);
-  std::string text;
-  char buffer[1 << 16];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
-  if (pclose(pipe) != 0 || text.empty())
-    throw std::runtime_error(path + " is not a readable gzip-compressed SWF log");
-  std::istringstream in(text);
-  const auto log = leasehold::swf::read(in, leasehold::swf::on_error::skip);
-  skipped = log.skipped;
+  const auto trace = leasehold::io::read_swf_file(path, leasehold::swf::on_error::skip);
+  const auto& log = trace.log;
+  skipped = trace.skipped_summary();
   if (log.records.empty()) throw std::runtime_error(path + " holds no SWF records");
   const seconds origin = log.records.front().submit;
   for (const auto& rec : log.records) {
@@ -347,7 +342,8 @@ int main(int argc, char** argv) {
                            ->check(examples::finite() & CLI::Range(0.0, 1000.0));
   app.add_option("--seed", seed, "seed of the request terms (and of the synthetic workload)");
   app.add_option("--out", out_dir, "directory for adaptive_requests.csv and .svg (created)");
-  auto* trace_option = app.add_option("--trace", trace, "the SDSC SP2 log, gzip-compressed SWF");
+  auto* trace_option =
+      app.add_option("--trace", trace, "the SDSC SP2 log, SWF (plain or gzip-compressed)");
   app.add_flag("--synthetic", synthetic,
                "the documented synthetic workload (250 jobs / 15 days) instead of a trace")
       ->excludes(trace_option);
@@ -370,7 +366,7 @@ int main(int argc, char** argv) {
       std::cerr << "(pass --trace FILE, or --synthetic for the synthetic workload)\n";
       return 1;
     }
-    std::size_t skipped = 0;
+    std::string skipped;
     std::vector<std::vector<job>> all;
     try {
       all = trace_slices(trace, skipped);
@@ -382,7 +378,7 @@ int main(int argc, char** argv) {
     std::size_t total = 0;
     for (const auto& s : all) total += s.size();
     std::cout << ", " << total << " jobs of at least a minute\n";
-    if (skipped > 0) std::cout << skipped << " malformed line(s) of " << trace << " skipped\n";
+    if (!skipped.empty()) std::cout << "note: " << skipped << '\n';
     for (std::size_t i = first; i < all.size() && slices.size() < slice_count; ++i)
       slices.push_back(std::move(all[i]));
   } else {

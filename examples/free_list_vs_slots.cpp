@@ -6,7 +6,7 @@
 // draws success rate against runtime as an SVG like the paper's Fig. 5.
 //
 // Usage: free_list_vs_slots [--jobs N] [--interarrival S,S,...] [--repetitions R] [--seed X]
-//                           [--trace FILE.swf.gz | --synthetic] [--csv FILE] [--svg FILE]
+//                           [--trace FILE.swf[.gz] | --synthetic] [--csv FILE] [--svg FILE]
 //                           [--full]
 // The default is a quick run (2,000 jobs per inter-arrival time, 3 timing repetitions); --full
 // is the experiment of docs/performance.md (20,000 jobs, 5 repetitions).
@@ -14,7 +14,8 @@
 // The workload (docs/performance.md discusses each choice):
 //   - sizes and durations: drawn uniformly from the jobs of the SDSC SP2 log (requested
 //     processors, requested time) of --trace (default
-//     ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz; missing or unreadable is an error), or
+//     ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz; plain or gzip-compressed, read in-process;
+//     missing, truncated or corrupt is an error; malformed lines are skipped and reported), or
 //     with --synthetic from the library's synthetic batch model (workload::generate_batch,
 //     calibrated on SDSC Blue Horizon, capped at 128 nodes).
 //   - arrivals: Poisson with the given mean inter-arrival time, in whole seconds.
@@ -45,6 +46,7 @@
 #include <string_view>
 #include <vector>
 
+#include <leasehold/io/swf_file.hpp>
 #include <leasehold/leasehold.hpp>
 #include <leasehold/sim/workload/batch_model.hpp>
 #include <leasehold/sim/workload/random.hpp>
@@ -90,21 +92,6 @@ struct job {
   request_type request;
 };
 
-// The whole decompressed content of a gzip file, or nullopt when the file or gzip is missing
-// (zlib is not a dependency of the library).
-std::optional<std::string> gunzip(const std::string& file) {
-  if (!std::filesystem::exists(file)) return std::nullopt;
-  FILE* pipe = popen(("gzip -dc '" + file + "'").c_str(), "r");
-  if (pipe == nullptr) return std::nullopt;
-  std::string content;
-  std::array<char, 1 << 16> buffer{};
-  std::size_t got = 0;
-  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    content.append(buffer.data(), got);
-  if (pclose(pipe) != 0) return std::nullopt;
-  return content;
-}
-
 // Jobs the 128-processor machine could run: the requested processors (else the allocated
 // ones) and the requested time (else the run time), both known and positive.
 std::vector<job_shape> shapes_of(const leasehold::swf::log& log) {
@@ -118,21 +105,17 @@ std::vector<job_shape> shapes_of(const leasehold::swf::log& log) {
   return shapes;
 }
 
-// The job shapes of --trace, or of the synthetic batch model with --synthetic. A trace that is
-// missing, not gzip-compressed, or holds no usable job is an error naming it: a different
-// workload is never substituted silently.
+// The job shapes of --trace (plain or gzip-compressed SWF, read in-process), or of the
+// synthetic batch model with --synthetic. A trace that is missing, corrupt, truncated, or holds
+// no usable job is an error naming it: a different workload is never substituted silently.
+// Malformed lines are skipped (real archive logs have a few) and reported.
 std::vector<job_shape> load_shapes(const options& opts, std::string& source) {
   if (!opts.synthetic) {
     if (!examples::check_input(opts.trace))
-      throw std::runtime_error("no trace (pass --trace FILE.swf.gz, or --synthetic)");
-    const auto text = gunzip(opts.trace);
-    if (!text) throw std::runtime_error(opts.trace + " is not a readable gzip-compressed SWF log");
-    std::istringstream in(*text);
-    const auto log = leasehold::swf::read(in, leasehold::swf::on_error::skip);
-    if (log.skipped > 0)
-      std::cerr << "note: " << log.skipped << " malformed line(s) of " << opts.trace
-                << " skipped\n";
-    auto shapes = shapes_of(log);
+      throw std::runtime_error("no trace (pass --trace FILE.swf[.gz], or --synthetic)");
+    const auto trace = leasehold::io::read_swf_file(opts.trace, leasehold::swf::on_error::skip);
+    if (trace.skipped() > 0) std::cerr << "note: " << trace.skipped_summary() << '\n';
+    auto shapes = shapes_of(trace.log);
     if (shapes.empty())
       throw std::runtime_error(opts.trace + " holds no job that fits " +
                                std::to_string(processors) + " processors");
@@ -428,7 +411,8 @@ std::optional<int> parse(int argc, char** argv, options& opts) {
           ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
   app.add_option("--seed", opts.seed, "workload seed")
       ->check(CLI::Range(std::uint64_t{1}, std::numeric_limits<std::uint64_t>::max()));
-  auto* trace = app.add_option("--trace", opts.trace, "SWF log (gzip-compressed) for job shapes");
+  auto* trace =
+      app.add_option("--trace", opts.trace, "SWF log for job shapes (plain or gzip-compressed)");
   app.add_flag("--synthetic", opts.synthetic, "job shapes from the synthetic batch model")
       ->excludes(trace);
   app.add_option("--csv", opts.csv, "CSV output (directories created)");
