@@ -10,6 +10,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <leasehold/io/svg_plot.hpp>
@@ -155,4 +156,13 @@ TEST_CASE("svg_plot: the figure widens to fit a long title") {
   const std::string svg = io::to_svg(f);
   // 200 glyphs at 15 px, 0.65 em each, 10 % more for bold, plus 24 px of margins: 2169 px.
   CHECK(svg.find("width=\"2169.00\"") != std::string::npos);
+}
+
+TEST_CASE("svg_plot: eight marker shapes, told apart without colour") {
+  // Shape (path) and fill together: the hollow square (7) shares the square's path (1) but
+  // not its fill.
+  std::set<std::pair<std::string, bool>> markers;
+  for (std::size_t m = 0; m < io::detail::marker_count; ++m)
+    markers.insert({io::detail::marker_path(m, 0, 0), io::detail::marker_filled(m)});
+  CHECK(markers.size() == io::detail::marker_count);
 }
