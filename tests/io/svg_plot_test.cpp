@@ -166,3 +166,12 @@ TEST_CASE("svg_plot: eight marker shapes, told apart without colour") {
     markers.insert({io::detail::marker_path(m, 0, 0), io::detail::marker_filled(m)});
   CHECK(markers.size() == io::detail::marker_count);
 }
+
+TEST_CASE("svg_plot: a long series name widens the panels, the legend stays inside the figure") {
+  io::plot_figure f = two_series();
+  f.panels[0].series[0].name = std::string(100, 'n');
+  const std::string svg = io::to_svg(f);
+  // The legend column (46 px + 100 glyphs of 7.8 px) may take 45 % of a panel:
+  // 826 / 0.45 = 1835.56 px.
+  CHECK(svg.find("width=\"1835.56\"") != std::string::npos);
+}

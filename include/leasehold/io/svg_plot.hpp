@@ -375,12 +375,19 @@ inline void draw_panel(std::ostringstream& out, const plot_panel& panel, double 
     throw error("svg plot \"" + figure.title + "\": panels of " +
                 std::to_string(figure.panel_width) + " x " + std::to_string(figure.panel_height) +
                 " px are too small (at least 200 x 150)");
+  // Panels wide enough that the longest legend entry fits in the legend column (at most 45 %
+  // of a panel, see draw_panel): a long series name widens the figure instead of running over
+  // the next panel or off the page.
+  double panel_width = figure.panel_width;
+  for (const plot_panel& panel : figure.panels)
+    for (const plot_series& series : panel.series)
+      panel_width = std::max(panel_width, (46 + detail::text_width(series.name, 12)) / 0.45);
   const std::size_t columns = std::min(figure.columns, figure.panels.size());
   const std::size_t rows = (figure.panels.size() + columns - 1) / columns;
   const double header = (figure.title.empty() ? 0 : 24) + (figure.subtitle.empty() ? 0 : 18) + 8;
   const double footer = 18 * static_cast<double>(figure.notes.size()) + 8;
   // Wide enough for the panels and for every line of text (titles are never cut off).
-  double width = figure.panel_width * static_cast<double>(columns);
+  double width = panel_width * static_cast<double>(columns);
   width = std::max(width, 24 + 1.1 * detail::text_width(figure.title, 15));  // bold
   width = std::max(width, 24 + detail::text_width(figure.subtitle, 12));
   for (const std::string& note : figure.notes)
@@ -403,9 +410,9 @@ inline void draw_panel(std::ostringstream& out, const plot_panel& panel, double 
     out << "<text x=\"12\" y=\"" << detail::px(y + 14) << "\" fill=\"#444444\">"
         << detail::xml_escape(figure.subtitle) << "</text>\n";
   for (std::size_t p = 0; p < figure.panels.size(); ++p)
-    detail::draw_panel(out, figure.panels[p], figure.panel_width * static_cast<double>(p % columns),
-                       header + figure.panel_height * static_cast<double>(p / columns),
-                       figure.panel_width, figure.panel_height);
+    detail::draw_panel(out, figure.panels[p], panel_width * static_cast<double>(p % columns),
+                       header + figure.panel_height * static_cast<double>(p / columns), panel_width,
+                       figure.panel_height);
   for (std::size_t n = 0; n < figure.notes.size(); ++n)
     out << "<text x=\"12\" y=\""
         << detail::px(header + figure.panel_height * static_cast<double>(rows) + 14 +
