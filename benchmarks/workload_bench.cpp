@@ -1,14 +1,14 @@
 // SWF reading speed (records per second): the shared SDSC traces decompressed once in
-// setup through `gzip -dc` when present, and an in-memory synthetic log (the batch
+// setup (in-process, io::read_text_file) when present, and an in-memory synthetic log (the batch
 // model, 100,000 jobs) always. Also the generators.
 
 #include <benchmark/benchmark.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <sstream>
 #include <string>
 
+#include <leasehold/io/input_file.hpp>
 #include <leasehold/sim/workload/ar_generator.hpp>
 #include <leasehold/sim/workload/batch_model.hpp>
 #include <leasehold/sim/workload/swf.hpp>
@@ -19,13 +19,7 @@ namespace {
 std::string gunzip(const std::string& relative) {
   const auto path = std::filesystem::path(LEASEHOLD_SHARED_DIR) / relative;
   if (!std::filesystem::exists(path)) return {};
-  FILE* pipe = popen(("gzip -dc '" + path.string() + "'").c_str(), "r");
-  if (pipe == nullptr) return {};
-  std::string text;
-  char buffer[1 << 16];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) text.append(buffer, got);
-  return pclose(pipe) == 0 ? text : std::string{};
+  return leasehold::io::read_text_file(path);
 }
 
 void read_swf(benchmark::State& state, const std::string& text) {

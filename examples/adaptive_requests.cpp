@@ -11,9 +11,10 @@
 // reshaping of moldable requests (Figs. 8-9), and the profit gain of MDF with preemptive
 // requests at +50 % load as the incentive for preemptive requests grows from 0 to 40 % (Fig. 7).
 //
-// Reads --trace (default LEASEHOLD_SHARED_DIR/traces/SDSC-SP2-1998-4.2-cln.swf.gz); a missing
-// or unreadable trace is an error. --synthetic runs a documented synthetic workload instead
-// (see synthetic_slice). Writes adaptive_requests.csv and adaptive_requests.svg into --out
+// Reads --trace (default LEASEHOLD_SHARED_DIR/traces/SDSC-SP2-1998-4.2-cln.swf.gz; plain or
+// gzip-compressed, decompressed in-process); a missing, truncated or corrupt trace is an error,
+// and malformed lines are skipped and reported. --synthetic runs a documented synthetic workload
+// instead (see synthetic_slice). Writes adaptive_requests.csv and adaptive_requests.svg into --out
 // (default: the current directory; created if missing).
 //
 //   adaptive_requests                 # 2 slices, loads 0/25/50 %: a few seconds
@@ -37,6 +38,8 @@
 #include <vector>
 
 #include <leasehold/availability/free_list.hpp>
+#include <leasehold/io/svg_plot.hpp>
+#include <leasehold/io/swf_file.hpp>
 #include <leasehold/policy/adaptive/scheduler.hpp>
 #include <leasehold/sim/workload/adaptive_terms.hpp>
 #include <leasehold/sim/workload/random.hpp>
@@ -119,20 +122,13 @@ void decorate(std::vector<job>& jobs, std::uint64_t seed) {
                                                           random);
 }
 
-// The SDSC SP2 log in 15-day slices, jobs under a minute removed.
-std::vector<std::vector<job>> trace_slices(const std::string& path, std::size_t& skipped) {
+// The SDSC SP2 log in 15-day slices, jobs under a minute removed. The log is plain or
+// gzip-compressed SWF, read in-process; malformed lines are skipped and described in `skipped`.
+std::vector<std::vector<job>> trace_slices(const std::string& path, std::string& skipped) {
   std::vector<std::vector<job>> slices;
-  const std::string command = "gzip -dc '" + path + "'";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot run gzip to read " + path);
-  std::string text;
-  char buffer[1 << 16];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
-  if (pclose(pipe) != 0 || text.empty())
-    throw std::runtime_error(path + " is not a readable gzip-compressed SWF log");
-  std::istringstream in(text);
-  const auto log = leasehold::swf::read(in, leasehold::swf::on_error::skip);
-  skipped = log.skipped;
+  const auto trace = leasehold::io::read_swf_file(path, leasehold::swf::on_error::skip);
+  const auto& log = trace.log;
+  skipped = trace.skipped_summary();
   if (log.records.empty()) throw std::runtime_error(path + " holds no SWF records");
   const seconds origin = log.records.front().submit;
   for (const auto& rec : log.records) {
@@ -223,99 +219,45 @@ struct point {
 // One SVG with four panels: Figs. 4, 5, 6 (against load) and Fig. 7 (against incentive).
 bool write_svg(const std::string& path, const std::vector<double>& loads,
                const std::map<series_key, std::vector<point>>& results,
-               const std::vector<double>& incentives, const std::vector<double>& incentive_gain) {
-  std::ofstream out;
-  if (!examples::open_output(out, path)) return false;
-  const int panel_w = 420, panel_h = 300, margin = 55;
-  out << "<svg xmlns='http://www.w3.org/2000/svg' width='" << 2 * panel_w << "' height='"
-      << 2 * panel_h + 40 << "' font-family='sans-serif' font-size='11'>\n"
-      << "<rect width='100%' height='100%' fill='white'/>\n";
-  const char* colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"};
-  struct line {
-    std::string label;
-    std::string colour;
-    bool dashed;
-    std::vector<double> xs, ys;
-  };
-  const auto panel = [&](int px, int py, const std::string& title, const std::string& x_label,
-                         const std::vector<line>& lines) {
-    double lo = 0, hi = 1, x_lo = 1e300, x_hi = -1e300;
-    for (const auto& l : lines) {
-      for (double y : l.ys) lo = std::min(lo, y), hi = std::max(hi, y);
-      for (double x : l.xs) x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x);
-    }
-    if (x_hi <= x_lo) x_hi = x_lo + 1;
-    const double pad = (hi - lo) * 0.08;
-    lo -= pad;
-    hi += pad;
-    const double left = px + margin, right = px + panel_w - 15, top = py + 30,
-                 bottom = py + panel_h - 40;
-    const auto sx = [&](double x) { return left + (x - x_lo) / (x_hi - x_lo) * (right - left); };
-    const auto sy = [&](double y) { return bottom - (y - lo) / (hi - lo) * (bottom - top); };
-    out << "<text x='" << px + panel_w / 2 << "' y='" << py + 18
-        << "' text-anchor='middle' font-weight='bold'>" << title << "</text>\n";
-    out << "<rect x='" << left << "' y='" << top << "' width='" << right - left << "' height='"
-        << bottom - top << "' fill='none' stroke='#444'/>\n";
-    out << "<line x1='" << left << "' x2='" << right << "' y1='" << sy(0) << "' y2='" << sy(0)
-        << "' stroke='#aaa' stroke-dasharray='2,2'/>\n";
-    for (int i = 0; i <= 4; ++i) {
-      const double y = lo + (hi - lo) * i / 4;
-      out << "<text x='" << left - 4 << "' y='" << sy(y) + 4 << "' text-anchor='end'>" << std::fixed
-          << std::setprecision(1) << y << "</text>\n";
-    }
-    for (double x : lines.front().xs)
-      out << "<text x='" << sx(x) << "' y='" << bottom + 14 << "' text-anchor='middle'>"
-          << std::setprecision(0) << x << "</text>\n";
-    out << "<text x='" << (left + right) / 2 << "' y='" << bottom + 30 << "' text-anchor='middle'>"
-        << x_label << "</text>\n";
-    int legend = 0;
-    for (const auto& l : lines) {
-      out << "<polyline fill='none' stroke='" << l.colour << "' stroke-width='2'"
-          << (l.dashed ? " stroke-dasharray='6,3'" : "") << " points='";
-      for (std::size_t i = 0; i < l.xs.size(); ++i)
-        out << std::setprecision(1) << sx(l.xs[i]) << ',' << sy(l.ys[i]) << ' ';
-      out << "'/>\n";
-      if (lines.size() > 1) {
-        const double ly = top + 12 + 12 * legend++;
-        out << "<line x1='" << left + 6 << "' x2='" << left + 26 << "' y1='" << ly - 4 << "' y2='"
-            << ly - 4 << "' stroke='" << l.colour << "' stroke-width='2'"
-            << (l.dashed ? " stroke-dasharray='6,3'" : "") << "/><text x='" << left + 30 << "' y='"
-            << ly << "'>" << l.label << "</text>\n";
-      }
-    }
-  };
-  const auto lines_for = [&](double point::*field) {
-    std::vector<line> lines;
-    std::vector<double> xs;
-    for (double l : loads) xs.push_back(100 * l);
+               const std::vector<double>& incentives, const std::vector<double>& incentive_gain,
+               const std::string& subtitle) {
+  namespace io = leasehold::io;
+  std::vector<double> load_percent;
+  for (const double l : loads) load_percent.push_back(100 * l);
+  const auto panel_for = [&](const std::string& title, const std::string& y_title,
+                             double point::*field) {
+    io::plot_panel panel{
+        .title = title, .x = {.title = "load increase (%)"}, .y = {.title = y_title}, .series = {}};
     for (auto order : {adaptive::strategy::fifo, adaptive::strategy::missing_deadline_first})
-      for (std::size_t t = 0; t < 4; ++t) {
-        const series_key key{all_types[t], order};
-        line l{std::string(name_of(order)) + " " + name_of(all_types[t]),
-               colours[t],
-               order == adaptive::strategy::fifo,
-               xs,
-               {}};
-        for (const point& p : results.at(key)) l.ys.push_back(p.*field);
-        lines.push_back(std::move(l));
+      for (request_type type : all_types) {
+        io::plot_series series{
+            .name = std::string(name_of(order)) + " " + name_of(type), .x = load_percent, .y = {}};
+        for (const point& p : results.at({type, order})) series.y.push_back(p.*field);
+        panel.series.push_back(std::move(series));
       }
-    return lines;
+    return panel;
   };
-  panel(0, 0, "Profit gain vs FIFO rigid (%) - Fig. 4", "load increase (%)",
-        lines_for(&point::profit_gain));
-  panel(panel_w, 0, "Completion time reduction (%) - Fig. 5", "load increase (%)",
-        lines_for(&point::completion_reduction));
-  panel(0, panel_h, "Rejection reduction (%) - Fig. 6", "load increase (%)",
-        lines_for(&point::rejection_reduction));
-  std::vector<double> xs;
-  for (double i : incentives) xs.push_back(100 * i);
-  panel(panel_w, panel_h, "MDF preemptive, +50 % load: profit gain (%) - Fig. 7",
-        "incentive for preemptive requests (%)",
-        {{"MDF preemptive", colours[1], false, xs, incentive_gain}});
-  out << "<text x='10' y='" << 2 * panel_h + 25
-      << "'>dashed: FIFO with conservative backfilling; solid: Missing-Deadline-First</text>\n";
-  out << "</svg>\n";
-  return examples::close_output(out, path);
+  std::vector<double> incentive_percent;
+  for (const double i : incentives) incentive_percent.push_back(100 * i);
+  const io::plot_figure figure{
+      .title = "Adaptive resource allocation requests (Netto & Buyya, Figs. 4-7)",
+      .subtitle = subtitle,
+      .panels =
+          {panel_for("Fig. 4: profit gain vs FIFO rigid", "profit gain (%)", &point::profit_gain),
+           panel_for("Fig. 5: completion time reduction vs FIFO rigid",
+                     "completion time reduction (%)", &point::completion_reduction),
+           panel_for("Fig. 6: rejection reduction vs FIFO rigid", "rejection reduction (%)",
+                     &point::rejection_reduction),
+           {.title = "Fig. 7: MDF preemptive at +50 % load",
+            .x = {.title = "incentive for preemptive requests (%)"},
+            .y = {.title = "profit gain vs FIFO rigid (%)"},
+            .series = {{.name = "MDF preemptive", .x = incentive_percent, .y = incentive_gain}}}},
+      .columns = 2,
+      .notes = {"FIFO: FIFO with conservative backfilling; MDF: Missing-Deadline-First with "
+                "rescheduling; trimmed means over the slices"},
+      .panel_width = 600,
+      .panel_height = 360};
+  return examples::write_file(path, io::to_svg(figure));
 }
 
 }  // namespace
@@ -347,7 +289,8 @@ int main(int argc, char** argv) {
                            ->check(examples::finite() & CLI::Range(0.0, 1000.0));
   app.add_option("--seed", seed, "seed of the request terms (and of the synthetic workload)");
   app.add_option("--out", out_dir, "directory for adaptive_requests.csv and .svg (created)");
-  auto* trace_option = app.add_option("--trace", trace, "the SDSC SP2 log, gzip-compressed SWF");
+  auto* trace_option =
+      app.add_option("--trace", trace, "the SDSC SP2 log, SWF (plain or gzip-compressed)");
   app.add_flag("--synthetic", synthetic,
                "the documented synthetic workload (250 jobs / 15 days) instead of a trace")
       ->excludes(trace_option);
@@ -370,7 +313,7 @@ int main(int argc, char** argv) {
       std::cerr << "(pass --trace FILE, or --synthetic for the synthetic workload)\n";
       return 1;
     }
-    std::size_t skipped = 0;
+    std::string skipped;
     std::vector<std::vector<job>> all;
     try {
       all = trace_slices(trace, skipped);
@@ -382,7 +325,7 @@ int main(int argc, char** argv) {
     std::size_t total = 0;
     for (const auto& s : all) total += s.size();
     std::cout << ", " << total << " jobs of at least a minute\n";
-    if (skipped > 0) std::cout << skipped << " malformed line(s) of " << trace << " skipped\n";
+    if (!skipped.empty()) std::cout << "note: " << skipped << '\n';
     for (std::size_t i = first; i < all.size() && slices.size() < slice_count; ++i)
       slices.push_back(std::move(all[i]));
   } else {
@@ -490,8 +433,12 @@ int main(int argc, char** argv) {
     csv << "MDF,preemptive incentive " << 100 * incentives[k] << " %,50," << incentive_gain[k]
         << ",,,,\n";
   if (!examples::write_file(dir / "adaptive_requests.csv", csv.str())) return 1;
+  const std::string subtitle = std::to_string(slices.size()) + " slice(s) of 15 days from " +
+                               (synthetic ? std::string("the synthetic workload")
+                                          : std::filesystem::path(trace).filename().string()) +
+                               ", seed " + std::to_string(seed);
   if (!write_svg((dir / "adaptive_requests.svg").string(), loads, results, incentives,
-                 incentive_gain))
+                 incentive_gain, subtitle))
     return 1;
   std::cout << "\nwrote " << (dir / "adaptive_requests.csv").string() << " and "
             << (dir / "adaptive_requests.svg").string() << "\n";

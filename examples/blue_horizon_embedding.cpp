@@ -5,12 +5,12 @@
 // per month of 30 days, the leases submitted and finished, the live leases, the CPU time the
 // month took and the process's resident memory (current and peak).
 //
-//   blue_horizon_embedding [--trace FILE.swf.gz]   (default
+//   blue_horizon_embedding [--trace FILE.swf[.gz]]   (default
 //   ../shared/traces/SDSC-BLUE-2000-4.2-cln.swf.gz)
 //
-// Figures in docs/performance.md. Reads the log with `gzip -dc` (zlib is not a dependency of
-// the library). A missing or unreadable log is an error naming it (exit 1); a command-line
-// error exits 2.
+// Figures in docs/performance.md. Reads the log, plain or gzip-compressed, in-process
+// (io/swf_file.hpp). A missing, truncated or corrupt log is an error naming it (exit 1);
+// malformed lines are skipped and reported; a command-line error exits 2.
 
 #include <sys/resource.h>
 
@@ -27,6 +27,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <leasehold/io/swf_file.hpp>
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 #include <leasehold/sim/lease_simulation.hpp>
 #include <leasehold/sim/metrics.hpp>
@@ -40,19 +41,6 @@ namespace lease = leasehold::policy::lease;
 using T = std::int64_t;
 
 namespace {
-
-std::optional<std::string> gunzip(const std::string& file) {
-  if (!std::filesystem::exists(file)) return std::nullopt;
-  FILE* pipe = popen(("gzip -dc '" + file + "'").c_str(), "r");
-  if (pipe == nullptr) return std::nullopt;
-  std::string content;
-  std::array<char, 1 << 16> buffer{};
-  std::size_t got = 0;
-  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    content.append(buffer.data(), got);
-  if (pclose(pipe) != 0) return std::nullopt;
-  return content;
-}
 
 double cpu_seconds() {
   rusage usage{};
@@ -80,22 +68,20 @@ double current_rss_mb() {
 int main(int argc, char** argv) {
   std::string file = std::string(LEASEHOLD_SHARED_DIR) + "/traces/SDSC-BLUE-2000-4.2-cln.swf.gz";
   CLI::App app("The whole SDSC Blue Horizon log through one embedded lease scheduler");
-  app.add_option("--trace", file, "SWF log, gzip-compressed")->capture_default_str();
+  app.add_option("--trace", file, "SWF log (plain or gzip-compressed)")->capture_default_str();
   if (const auto code = examples::parse(app, argc, argv)) return *code;
   if (!examples::check_input(file)) return 1;
   std::vector<lease::lease_terms<T>> leases;
-  {
-    const auto text = gunzip(file);
-    if (!text) {
-      std::cerr << "error: cannot decompress " << file << " with gzip -dc\n";
-      return 1;
-    }
-    std::istringstream in(*text);
-    const lh::swf::log log = lh::swf::read(in, lh::swf::on_error::skip);
+  try {
+    const auto trace = lh::io::read_swf_file(file, lh::swf::on_error::skip);
+    if (trace.skipped() > 0) std::cerr << "note: " << trace.skipped_summary() << '\n';
     lh::workload::swf_conversion options;
     options.procs_per_node = 8;  // Blue Horizon: 144 nodes of 8 processors
     options.max_nodes = 144;
-    leases = lh::workload::to_best_effort<T>(log.records, options);
+    leases = lh::workload::to_best_effort<T>(trace.log.records, options);
+  } catch (const lh::io::file_error& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return 1;
   }
   std::cout << leases.size() << " leases from " << file << "\n";
 

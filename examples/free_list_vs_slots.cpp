@@ -6,7 +6,7 @@
 // draws success rate against runtime as an SVG like the paper's Fig. 5.
 //
 // Usage: free_list_vs_slots [--jobs N] [--interarrival S,S,...] [--repetitions R] [--seed X]
-//                           [--trace FILE.swf.gz | --synthetic] [--csv FILE] [--svg FILE]
+//                           [--trace FILE.swf[.gz] | --synthetic] [--csv FILE] [--svg FILE]
 //                           [--full]
 // The default is a quick run (2,000 jobs per inter-arrival time, 3 timing repetitions); --full
 // is the experiment of docs/performance.md (20,000 jobs, 5 repetitions).
@@ -14,7 +14,8 @@
 // The workload (docs/performance.md discusses each choice):
 //   - sizes and durations: drawn uniformly from the jobs of the SDSC SP2 log (requested
 //     processors, requested time) of --trace (default
-//     ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz; missing or unreadable is an error), or
+//     ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz; plain or gzip-compressed, read in-process;
+//     missing, truncated or corrupt is an error; malformed lines are skipped and reported), or
 //     with --synthetic from the library's synthetic batch model (workload::generate_batch,
 //     calibrated on SDSC Blue Horizon, capped at 128 nodes).
 //   - arrivals: Poisson with the given mean inter-arrival time, in whole seconds.
@@ -26,11 +27,9 @@
 //   - the first 10 % of jobs warm the schedule up and are left out of the success rate.
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -42,9 +41,10 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include <leasehold/io/svg_plot.hpp>
+#include <leasehold/io/swf_file.hpp>
 #include <leasehold/leasehold.hpp>
 #include <leasehold/sim/workload/batch_model.hpp>
 #include <leasehold/sim/workload/random.hpp>
@@ -90,21 +90,6 @@ struct job {
   request_type request;
 };
 
-// The whole decompressed content of a gzip file, or nullopt when the file or gzip is missing
-// (zlib is not a dependency of the library).
-std::optional<std::string> gunzip(const std::string& file) {
-  if (!std::filesystem::exists(file)) return std::nullopt;
-  FILE* pipe = popen(("gzip -dc '" + file + "'").c_str(), "r");
-  if (pipe == nullptr) return std::nullopt;
-  std::string content;
-  std::array<char, 1 << 16> buffer{};
-  std::size_t got = 0;
-  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    content.append(buffer.data(), got);
-  if (pclose(pipe) != 0) return std::nullopt;
-  return content;
-}
-
 // Jobs the 128-processor machine could run: the requested processors (else the allocated
 // ones) and the requested time (else the run time), both known and positive.
 std::vector<job_shape> shapes_of(const leasehold::swf::log& log) {
@@ -118,21 +103,17 @@ std::vector<job_shape> shapes_of(const leasehold::swf::log& log) {
   return shapes;
 }
 
-// The job shapes of --trace, or of the synthetic batch model with --synthetic. A trace that is
-// missing, not gzip-compressed, or holds no usable job is an error naming it: a different
-// workload is never substituted silently.
+// The job shapes of --trace (plain or gzip-compressed SWF, read in-process), or of the
+// synthetic batch model with --synthetic. A trace that is missing, corrupt, truncated, or holds
+// no usable job is an error naming it: a different workload is never substituted silently.
+// Malformed lines are skipped (real archive logs have a few) and reported.
 std::vector<job_shape> load_shapes(const options& opts, std::string& source) {
   if (!opts.synthetic) {
     if (!examples::check_input(opts.trace))
-      throw std::runtime_error("no trace (pass --trace FILE.swf.gz, or --synthetic)");
-    const auto text = gunzip(opts.trace);
-    if (!text) throw std::runtime_error(opts.trace + " is not a readable gzip-compressed SWF log");
-    std::istringstream in(*text);
-    const auto log = leasehold::swf::read(in, leasehold::swf::on_error::skip);
-    if (log.skipped > 0)
-      std::cerr << "note: " << log.skipped << " malformed line(s) of " << opts.trace
-                << " skipped\n";
-    auto shapes = shapes_of(log);
+      throw std::runtime_error("no trace (pass --trace FILE.swf[.gz], or --synthetic)");
+    const auto trace = leasehold::io::read_swf_file(opts.trace, leasehold::swf::on_error::skip);
+    if (trace.skipped() > 0) std::cerr << "note: " << trace.skipped_summary() << '\n';
+    auto shapes = shapes_of(trace.log);
     if (shapes.empty())
       throw std::runtime_error(opts.trace + " holds no job that fits " +
                                std::to_string(processors) + " processors");
@@ -300,112 +281,32 @@ bool write_csv(const std::string& path, const std::vector<outcome>& results) {
   return examples::write_file(path, out.str());
 }
 
-std::string xml_escape(std::string_view text) {
-  std::string escaped;
-  for (const char c : text) {
-    if (c == '&')
-      escaped += "&amp;";
-    else if (c == '<')
-      escaped += "&lt;";
-    else if (c == '>')
-      escaped += "&gt;";
-    else
-      escaped += c;
-  }
-  return escaped;
-}
-
 // Success rate (y) against the mean runtime per reservation (x, logarithmic), one series per
 // scheduler, its points joined in order of inter-arrival time: Fig. 5 of the paper.
 bool write_svg(const std::string& path, const std::vector<outcome>& results,
                const std::string& subtitle) {
-  constexpr double width = 640, height = 420;
-  constexpr double left = 64, right = 170, top = 44, bottom = 52;
-  constexpr double plot_w = width - left - right, plot_h = height - top - bottom;
-
-  std::vector<std::string> names;
-  for (const outcome& o : results)
-    if (std::find(names.begin(), names.end(), o.scheduler) == names.end())
-      names.push_back(o.scheduler);
-
-  double x_lo = 1e300, x_hi = 0, y_lo = 1, y_hi = 0;
+  leasehold::io::plot_panel panel{
+      .title = {},
+      .x = {.title = "runtime per reservation, earliest_fit + reserve (µs)",
+            .scale = leasehold::io::axis_scale::log10},
+      .y = {.title = "success rate (%)"},
+      .series = {}};
   for (const outcome& o : results) {
-    x_lo = std::min(x_lo, o.reserve_us);
-    x_hi = std::max(x_hi, o.reserve_us);
-    y_lo = std::min(y_lo, o.success());
-    y_hi = std::max(y_hi, o.success());
+    if (panel.series.empty() || panel.series.back().name != o.scheduler)
+      panel.series.push_back({.name = o.scheduler, .x = {}, .y = {}});
+    panel.series.back().x.push_back(o.reserve_us);
+    panel.series.back().y.push_back(100 * o.success());
   }
-  const double decade_lo = std::floor(std::log10(std::max(x_lo, 1e-3)));
-  const double decade_hi = std::max(decade_lo + 1, std::ceil(std::log10(std::max(x_hi, 1e-3))));
-  const double pct_lo = std::max(0.0, std::floor(y_lo * 10) * 10);  // 10 % steps
-  const double pct_hi = std::min(100.0, std::max(pct_lo + 10, std::ceil(y_hi * 10) * 10));
-  const auto x_of = [&](double us) {
-    return left + (std::log10(us) - decade_lo) / (decade_hi - decade_lo) * plot_w;
-  };
-  const auto y_of = [&](double rate) {
-    return top + (1 - (100 * rate - pct_lo) / (pct_hi - pct_lo)) * plot_h;
-  };
-
-  static constexpr std::array<const char*, 6> colours = {"#d62728", "#ff7f0e", "#9467bd",
-                                                         "#1f77b4", "#2ca02c", "#17becf"};
-  std::ostringstream svg;
-  svg << std::fixed << std::setprecision(1);
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-      << "\" viewBox=\"0 0 " << width << ' ' << height
-      << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
-      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"" << left << "\" y=\"18\" font-size=\"14\" font-weight=\"bold\">"
-      << "Success rate vs runtime per reservation, 128 processors</text>\n"
-      << "<text x=\"" << left << "\" y=\"34\" fill=\"#555\">" << xml_escape(subtitle)
-      << "</text>\n";
-  // Grid and axes.
-  for (double d = decade_lo; d <= decade_hi + 1e-9; d += 1) {
-    const double x = left + (d - decade_lo) / (decade_hi - decade_lo) * plot_w;
-    svg << "<line x1=\"" << x << "\" y1=\"" << top << "\" x2=\"" << x << "\" y2=\"" << top + plot_h
-        << "\" stroke=\"#ddd\"/>\n<text x=\"" << x << "\" y=\"" << top + plot_h + 16
-        << "\" text-anchor=\"middle\">" << std::setprecision(d < 0 ? static_cast<int>(-d) : 0)
-        << std::pow(10.0, d) << std::setprecision(1) << "</text>\n";
-  }
-  const double pct_step = (pct_hi - pct_lo) > 30 ? 10 : 2;
-  for (double p = pct_lo; p <= pct_hi + 1e-9; p += pct_step) {
-    const double y = y_of(p / 100);
-    svg << "<line x1=\"" << left << "\" y1=\"" << y << "\" x2=\"" << left + plot_w << "\" y2=\""
-        << y << "\" stroke=\"#ddd\"/>\n<text x=\"" << left - 6 << "\" y=\"" << y + 4
-        << "\" text-anchor=\"end\">" << std::setprecision(0) << p << std::setprecision(1)
-        << " %</text>\n";
-  }
-  svg << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << plot_w << "\" height=\""
-      << plot_h << "\" fill=\"none\" stroke=\"#333\"/>\n"
-      << "<text x=\"" << left + plot_w / 2 << "\" y=\"" << height - 14
-      << "\" text-anchor=\"middle\">runtime per reservation, earliest_fit + reserve (µs, "
-         "log)</text>\n"
-      << "<text transform=\"translate(16 " << top + plot_h / 2
-      << ") rotate(-90)\" text-anchor=\"middle\">success rate</text>\n";
-  // One series per scheduler, with its legend entry.
-  for (std::size_t s = 0; s < names.size(); ++s) {
-    const char* colour = colours[s % colours.size()];
-    std::ostringstream points;
-    points << std::fixed << std::setprecision(1);
-    for (const outcome& o : results)
-      if (o.scheduler == names[s]) points << x_of(o.reserve_us) << ',' << y_of(o.success()) << ' ';
-    svg << "<polyline points=\"" << points.str() << "\" fill=\"none\" stroke=\"" << colour
-        << "\" stroke-width=\"1.5\"/>\n";
-    for (const outcome& o : results)
-      if (o.scheduler == names[s])
-        svg << "<circle cx=\"" << x_of(o.reserve_us) << "\" cy=\"" << y_of(o.success())
-            << "\" r=\"3.5\" fill=\"" << colour << "\"/>\n";
-    const double ly = top + 12 + 20 * static_cast<double>(s);
-    svg << "<circle cx=\"" << left + plot_w + 16 << "\" cy=\"" << ly - 4 << "\" r=\"4\" fill=\""
-        << colour << "\"/>\n<text x=\"" << left + plot_w + 26 << "\" y=\"" << ly << "\">"
-        << xml_escape(names[s]) << "</text>\n";
-  }
-  svg << "<text x=\"" << left + plot_w + 10 << "\" y=\""
-      << top + 20 + 20 * static_cast<double>(names.size())
-      << "\" fill=\"#555\">one point per mean</text>\n<text x=\"" << left + plot_w + 10 << "\" y=\""
-      << top + 34 + 20 * static_cast<double>(names.size())
-      << "\" fill=\"#555\">inter-arrival time</text>\n"
-      << "</svg>\n";
-  return examples::write_file(path, svg.str());
+  const leasehold::io::plot_figure figure{
+      .title = "Schneider & Linnert, Fig. 5: success rate vs runtime per reservation, " +
+               std::to_string(processors) + " processors",
+      .subtitle = subtitle,
+      .panels = {panel},
+      .columns = 1,
+      .notes = {"one point per mean inter-arrival time; runtime: mean per job of its fastest run"},
+      .panel_width = 900,
+      .panel_height = 460};
+  return examples::write_file(path, leasehold::io::to_svg(figure));
 }
 
 // ---- Command line ---------------------------------------------------------------------------
@@ -428,7 +329,8 @@ std::optional<int> parse(int argc, char** argv, options& opts) {
           ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
   app.add_option("--seed", opts.seed, "workload seed")
       ->check(CLI::Range(std::uint64_t{1}, std::numeric_limits<std::uint64_t>::max()));
-  auto* trace = app.add_option("--trace", opts.trace, "SWF log (gzip-compressed) for job shapes");
+  auto* trace =
+      app.add_option("--trace", opts.trace, "SWF log for job shapes (plain or gzip-compressed)");
   app.add_flag("--synthetic", opts.synthetic, "job shapes from the synthetic batch model")
       ->excludes(trace);
   app.add_option("--csv", opts.csv, "CSV output (directories created)");

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <leasehold/io/swf_file.hpp>
 #include <leasehold/sim/workload/batch_model.hpp>
 #include <leasehold/sim/workload/swf.hpp>
 
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
   bool generated = false;
   CLI::App app{"Summary statistics of an SWF log beside the batch workload model's (seeds 1-5)."};
   app.option_defaults()->always_capture_default();
-  app.add_option("--trace", trace, "the SWF log to summarise (plain text)");
+  app.add_option("--trace", trace, "the SWF log to summarise (plain or gzip-compressed)");
   app.add_flag("--generated", generated, "the model only, no log")->excludes("--trace");
   if (const auto code = examples::parse(app, argc, argv)) return *code;
 
@@ -56,12 +57,12 @@ int main(int argc, char** argv) {
       std::cerr << "(pass --trace FILE, or --generated for the model only)\n";
       return 1;
     }
-    std::ifstream in(trace);
     try {
-      print_summary(std::filesystem::path(trace).filename().string().c_str(),
-                    leasehold::swf::read(in));
-    } catch (const std::exception& e) {
-      std::cerr << "error: " << trace << ": " << e.what() << '\n';
+      // Strict: a summary of a log with lines left out would be a summary of another log.
+      const auto log = leasehold::io::read_swf_file(trace);
+      print_summary(std::filesystem::path(trace).filename().string().c_str(), log.log);
+    } catch (const leasehold::io::file_error& e) {
+      std::cerr << "error: " << e.what() << '\n';
       return 1;
     }
   }

@@ -2,6 +2,12 @@
 # are missing, so that each script works on a fresh Debian machine.
 
 leasehold_packages=(cmake g++ make libboost-dev doctest-dev libbenchmark-dev libcli11-dev)
+# The io layer's gzip readers (leasehold::iostreams): Boost.Iostreams' gzip filter over zlib.
+leasehold_packages+=(libboost-iostreams-dev zlib1g-dev)
+# The SVG figures are checked with a real XML parser and rendered in the tests.
+leasehold_packages+=(libxml2-utils librsvg2-bin)
+# The API reference (the docs target and its ctest, warnings as errors).
+leasehold_packages+=(doxygen)
 # The Python module (pybind11), its pytest suite and `pip install --no-build-isolation .`.
 leasehold_packages+=(python3-dev pybind11-dev python3-pybind11 python3-pytest python3-setuptools)
 # The fuzz preset (scripts/fuzz): Debian's default clang and the compiler-rt package that

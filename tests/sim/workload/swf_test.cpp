@@ -269,7 +269,7 @@ TEST_CASE("swf: the shared Parallel Workloads Archive traces") {
     CAPTURE(trace.file);
     const auto text = test::gunzip(test::shared_path(trace.file));
     if (!text) {
-      MESSAGE("skipped: " << test::shared_path(trace.file) << " is absent (or gzip is missing)");
+      MESSAGE("skipped: " << test::shared_path(trace.file) << " is absent");
       continue;
     }
     std::istringstream in(*text);

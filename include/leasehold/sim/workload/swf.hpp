@@ -24,6 +24,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -88,6 +89,9 @@ struct read_options {
   on_error policy = on_error::stop;
   fraction_policy fractions = fraction_policy::round;
   std::size_t expected_records = 0;  // a capacity hint, e.g. the MaxRecords of a known log
+  // Under on_error::skip, called with each malformed line's error before the line is dropped,
+  // so that a caller can report which lines were skipped and why, not only how many.
+  std::function<void(const parse_error&)> on_skipped{};
 };
 
 namespace detail {
@@ -141,8 +145,9 @@ class reader {
           comment(*line, text.substr(1), result.head);
         else
           result.records.push_back(parse_record(text));
-      } catch (const parse_error&) {
+      } catch (const parse_error& e) {
         if (options_.policy == on_error::stop) throw;
+        if (options_.on_skipped) options_.on_skipped(e);
         ++result.skipped;
       }
     }
