@@ -49,24 +49,11 @@
 #include "leasehold/policy/staging/config.hpp"
 #include "leasehold/policy/staging/detail/edf_placement.hpp"
 #include "leasehold/policy/staging/image_cache.hpp"
+#include "leasehold/policy/staging/naive_staging.hpp"
 #include "leasehold/policy/staging/repository_link.hpp"
 #include "leasehold/policy/staging/shared_link.hpp"
 
 namespace leasehold::policy::staging {
-
-enum class staging_strategy { jit, aggressive, hybrid };
-
-inline std::ostream& operator<<(std::ostream& out, staging_strategy s) {
-  switch (s) {
-    case staging_strategy::jit:
-      return out << "JIT";
-    case staging_strategy::aggressive:
-      return out << "Aggressive";
-    case staging_strategy::hybrid:
-      return out << "Hybrid";
-  }
-  return out << "?";
-}
 
 template <time_value T = std::int64_t>
 struct workspace {
