@@ -158,7 +158,7 @@ std::vector<staging::workspace<T>> stress_trace(bool skewed, std::uint64_t seed)
   std::vector<staging::workspace<T>> trace;
   T t = 0;
   for (std::uint64_t id = 1; t < 1200; ++id) {
-    trace.push_back({id, t, std::nullopt, static_cast<T>(random.uniform_int(30, 90)),
+    trace.push_back({id, t, static_cast<T>(random.uniform_int(30, 90)),
                      static_cast<std::size_t>(random.uniform_int(1, 6)),
                      "img." + std::to_string(random.pick(weights) + 1)});
     t += static_cast<T>(random.uniform_int(5, 30));
@@ -287,7 +287,6 @@ int main(int argc, char** argv) {
       for (std::size_t k = 0; k < seeds; ++k) {
         const auto trace = stress_trace(skewed, first_seed + k + (skewed ? 1000 : 0));
         auto config = testbed();
-        config.strategy = staging::staging_strategy::aggressive;  // ASAP: transfers at dispatch
         config.cache_mb = percents[c] * 8 * stress_image_mb / 100;
         config.local_copy_mb_s = c == 0 ? 0.0 : static_cast<double>(stress_image_mb) / 60.0;
         const auto report = staging::run_workspaces(trace, stress_images, config);
