@@ -85,28 +85,19 @@ const char* name_of(request_type t) {
 }
 const char* name_of(adaptive::strategy s) { return s == adaptive::strategy::fifo ? "FIFO" : "MDF"; }
 
-// The adapter from the workload generator's Table 1 decoration to the policy's request, for one
-// request type at one load. Rigid and preemptive-only requests keep R_min = R_max (their f_mol
-// is then the constant T_min); only preemptive and both keep the generator's Sp.
+// The workload generator's Table 1 request (adaptive_terms::request()), for one request type
+// at one load. Rigid and preemptive-only requests keep R_min = R_max (their f_mol is then the
+// constant T_min); only preemptive and both keep the generator's Sp.
 adaptive::adaptive_request<> to_request(const job& j, request_type type, double load) {
-  const auto& terms = j.terms;
   const bool moldable = type == request_type::moldable || type == request_type::both;
   const bool splittable = type == request_type::preemptive || type == request_type::both;
-  adaptive::adaptive_request<> r;
-  r.id = terms.id;
+  adaptive::adaptive_request<> r = j.terms.request();
   // +x % load: the submission's offset from the slice start divided by 1 + x (nearest second,
   // as workload::scale_load does); the deadline keeps its distance from the submission.
-  r.submit = std::llround(static_cast<double>(terms.submit) / (1.0 + load));
-  r.r_max = terms.r_max;
-  r.r_min = moldable ? terms.r_min : terms.r_max;
-  r.f_mol = [terms](std::int64_t resources) { return terms.duration_for(resources); };
-  if (splittable && terms.split)
-    r.split = {.pieces = static_cast<std::size_t>(terms.split->max_parts),
-               .interval_percent = static_cast<int>(terms.split->interval_percent),
-               .moldable = terms.split->moldable_parts};
-  r.deadline = r.submit + (terms.deadline - terms.submit);
-  r.budget = terms.budget;
-  r.price_profile = terms.price_profile;
+  r.submit = std::llround(static_cast<double>(j.terms.submit) / (1.0 + load));
+  r.deadline = r.submit + (j.terms.deadline - j.terms.submit);
+  if (!moldable) r.r_min = r.r_max;
+  if (!splittable) r.split = {};
   return r;
 }
 

@@ -40,17 +40,6 @@ void append_everywhere(std::size_t count, std::uint64_t seed, std::int64_t total
 
 }  // namespace
 
-TEST_CASE("free_tree: one node per maximal free block") {
-  free_tree<> profile(100);
-  CHECK(profile.block_count() == 1);
-  profile.reserve({10, 20}, 5);
-  CHECK(profile.block_count() == 3);
-  profile.reserve({20, 30}, 5);  // extends the same block: [10, 30) 95
-  CHECK(profile.block_count() == 3);
-  CHECK(profile.block_count() == profile.free_blocks().size());
-  profile.validate();
-}
-
 TEST_CASE("free_tree: a deep tree answers exactly like free_list and reference") {
   free_tree<> tree(128);
   free_list<> list(128);
@@ -208,69 +197,4 @@ TEST_CASE("free_tree: times at the ends of the time type") {
   oracle.advance_to(0);
   CHECK(tree.free_blocks() == oracle.free_blocks());
   tree.validate();
-}
-
-TEST_CASE("free_tree: copies are deep and independent") {
-  free_tree<> original(10);
-  original.reserve({0, 10}, 3);
-  free_tree<> copy = original;
-  copy.reserve({5, 15}, 2);
-  CHECK(original.free_at(12) == 10);
-  CHECK(copy.free_at(12) == 8);
-  copy.validate();
-  original.validate();
-
-  SUBCASE("copy assignment replaces the whole profile") {
-    original = copy;
-    CHECK(original.free_blocks() == copy.free_blocks());
-    original.validate();
-    copy.reserve({20, 30}, 1);
-    CHECK(original.free_at(25) == 10);
-  }
-  SUBCASE("moves keep the blocks") {
-    const auto blocks = copy.free_blocks();
-    free_tree<> moved = std::move(copy);
-    CHECK(moved.free_blocks() == blocks);
-    moved.validate();
-    free_tree<> assigned(1);
-    assigned = std::move(moved);
-    CHECK(assigned.free_blocks() == blocks);
-    assigned.validate();
-    CHECK(assigned.total() == 10);
-  }
-  SUBCASE("swap exchanges everything") {
-    free_tree<> other(3, 50);
-    swap(other, copy);
-    CHECK(copy.total() == 3);
-    CHECK(copy.origin() == 50);
-    CHECK(other.free_at(12) == 8);
-    other.validate();
-    copy.validate();
-  }
-}
-
-TEST_CASE("free_tree: released nodes are reused, so churn does not grow memory") {
-  free_tree<std::int64_t, int> profile(64);
-  for (int i = 0; i < 200; ++i) profile.reserve({i * 10, i * 10 + 5}, 1 + i % 7);
-  const std::size_t after_build = profile.memory_usage();
-  for (int round = 0; round < 50; ++round) {
-    for (int i = 0; i < 200; ++i) profile.release({i * 10, i * 10 + 5}, 1 + i % 7);
-    for (int i = 0; i < 200; ++i) profile.reserve({i * 10, i * 10 + 5}, 1 + i % 7);
-  }
-  CHECK(profile.memory_usage() == after_build);
-  profile.validate();
-}
-
-TEST_CASE("free_tree: advance_to drops nodes that lie in the past") {
-  free_tree<> profile(8);
-  for (int i = 0; i < 100; ++i) profile.reserve({i * 2, i * 2 + 1}, 8);
-  CHECK(profile.block_count() == 200);
-  profile.advance_to(101);  // inside the free gap [100, 102)
-  CHECK(profile.origin() == 101);
-  CHECK(profile.block_count() == 99);
-  CHECK(profile.free_blocks().front() == free_block<std::int64_t, std::int64_t>{{101, 102}, 8});
-  profile.validate();
-  profile.advance_to(150);  // inside a booked block: it is cut at 150
-  CHECK(profile.free_blocks().front() == free_block<std::int64_t, std::int64_t>{{150, 151}, 0});
-  profile.validate();
 }

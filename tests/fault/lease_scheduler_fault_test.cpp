@@ -17,6 +17,8 @@
 
 #include "fault/allocation_failure.hpp"
 
+#include "policy/lease/random_leases.hpp"
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 namespace fault = leasehold::testing::fault;
@@ -36,31 +38,14 @@ struct counting_observer : lease_observer<T> {
   void on_requeued(std::uint64_t, T) override { ++events; }
 };
 
+// Shorter gaps and durations than the simulation tests, an advance reservation in four.
 std::vector<lease_terms<T>> workload(std::uint64_t seed, std::size_t count) {
-  std::mt19937_64 rng(seed);
-  auto uniform = [&rng](std::int64_t lo, std::int64_t hi) {
-    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
-  };
-  std::vector<lease_terms<T>> leases;
-  T submit = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    submit += uniform(0, 100);
-    lease_terms<T> t;
-    t.id = i + 1;
-    t.submit = submit;
-    t.nodes = uniform(1, 4);
-    t.per_node = {1, 1024, 0, 0};
-    t.duration = uniform(50, 900);
-    t.real_duration = uniform(1, t.duration);
-    if (uniform(0, 3) == 0) {
-      t.kind = lease_kind::advance_reservation;
-      t.start = submit + uniform(0, 1500);
-      t.preemptible = false;
-      t.real_duration = t.duration;
-    }
-    leases.push_back(t);
-  }
-  return leases;
+  return leasehold::testing::random_leases<T>(seed, count,
+                                              {.max_gap = 100,
+                                               .min_duration = 50,
+                                               .max_duration = 900,
+                                               .reservation_one_in = 4,
+                                               .max_notice = 1500});
 }
 
 // Drives `s` through the workload; every call goes through `call(s, f)`.

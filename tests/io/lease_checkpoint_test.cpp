@@ -16,6 +16,8 @@
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 #include <leasehold/sim/metrics.hpp>
 
+#include "policy/lease/random_leases.hpp"
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 
@@ -25,34 +27,10 @@ using T = std::int64_t;
 using scheduler = lease_scheduler<>;
 using table = cluster::slot_table<free_list<T, node_resources>>;
 
+// Some best-effort leases withdrawn, a quarter of the leases with images.
 std::vector<lease_terms<T>> workload(std::uint64_t seed, std::size_t count) {
-  std::mt19937_64 rng(seed);
-  auto uniform = [&rng](std::int64_t lo, std::int64_t hi) {
-    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
-  };
-  std::vector<lease_terms<T>> leases;
-  T submit = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    submit += uniform(0, 120);
-    lease_terms<T> t;
-    t.id = i + 1;
-    t.submit = submit;
-    t.nodes = uniform(1, 5);
-    t.per_node = {1, 1024, 0, 0};
-    t.duration = uniform(1, 1500);
-    t.real_duration = uniform(1, t.duration);
-    if (uniform(0, 4) == 0) {
-      t.kind = lease_kind::advance_reservation;
-      t.start = submit + uniform(0, 2000);
-      t.preemptible = false;
-      t.real_duration = t.duration;
-    } else if (uniform(0, 9) == 0) {
-      t.withdraw = submit + uniform(0, 600);
-    }
-    if (uniform(0, 3) == 0) t.image = disk_image{"img-" + std::to_string(i % 3), 600};
-    leases.push_back(t);
-  }
-  return leases;
+  return leasehold::testing::random_leases<T>(
+      seed, count, {.max_nodes = 5, .withdraw_one_in = 10, .image_one_in = 4});
 }
 
 // sim::simulate_leases as a resumable loop: inputs in (time, insertion) order, the

@@ -18,6 +18,8 @@
 
 #include "availability/differential.hpp"
 
+#include "policy/lease/random_leases.hpp"
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 
@@ -44,30 +46,7 @@ struct ordered_observer : lease_observer<T> {
 
 std::vector<lease_terms<T>> random_workload(std::uint64_t seed, std::size_t count,
                                             std::int64_t nodes) {
-  std::mt19937_64 rng(seed);
-  auto uniform = [&rng](std::int64_t low, std::int64_t high) {
-    return std::uniform_int_distribution<std::int64_t>(low, high)(rng);
-  };
-  std::vector<lease_terms<T>> leases;
-  T submit = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    submit += uniform(0, 120);
-    lease_terms<T> t;
-    t.id = i + 1;
-    t.submit = submit;
-    t.nodes = uniform(1, nodes);
-    t.per_node = {1, 1024, 0, 0};
-    t.duration = uniform(1, 1500);
-    t.real_duration = uniform(1, t.duration);
-    if (uniform(0, 4) == 0) {
-      t.kind = lease_kind::advance_reservation;
-      t.start = submit + uniform(0, 2000);
-      t.preemptible = false;
-      t.real_duration = t.duration;
-    }
-    leases.push_back(t);
-  }
-  return leases;
+  return leasehold::testing::random_leases<T>(seed, count, {.max_nodes = nodes});
 }
 
 template <class Scheduler>

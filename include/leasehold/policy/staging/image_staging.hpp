@@ -137,6 +137,21 @@ class image_staging {
   [[nodiscard]] const std::vector<transfer_type>& finished_transfers() const noexcept {
     return finished_;
   }
+  // When the last transfer booked for the lease ends (booked, under way or over): when its
+  // images are all there if none came from the cache; nullopt if no transfer serves it.
+  // Overhead Matters' client satisfaction (§5.1) is measured against it.
+  [[nodiscard]] std::optional<time_type> ready(std::uint64_t lease) const {
+    std::optional<time_type> last;
+    auto serves = [lease](const transfer_type& tr) {
+      return std::ranges::any_of(tr.users,
+                                 [lease](const auto& kv) { return kv.first.first == lease; });
+    };
+    for (const auto& [id, tr] : transfers_)
+      if (serves(tr)) last = std::max(last.value_or(tr.span.end), tr.span.end);
+    for (const auto& tr : finished_)
+      if (serves(tr)) last = std::max(last.value_or(tr.span.end), tr.span.end);
+    return last;
+  }
   // Counts so far; transfers that have started by the last call count as sent.
   [[nodiscard]] staging_stats stats() const {
     staging_stats s = stats_;

@@ -1,24 +1,15 @@
 #pragma once
 
-// policy::staging::run_workspaces: the deployment of virtual workspaces of Sotomayor, Keahey
-// & Foster, "Overhead Matters: A Model for Virtual Resource Management" (§4-§5), as a
-// discrete-event simulation of a small cluster (nodes with a few VM slots each), an image
-// repository behind one link, and per-node image template caches.
+// policy::staging::run_workspaces: the deployment of ASAP virtual workspaces of Sotomayor,
+// Keahey & Foster, "Overhead Matters: A Model for Virtual Resource Management" (§4.2.2, §5.3),
+// as a discrete-event simulation of a small cluster (nodes with a few VM slots each), an image
+// repository behind one link, and per-node image template caches: the cache-size experiment.
+// (Advance-reservation workspaces and the staging strategies JIT / Aggressive / Hybrid are the
+// lease scheduler's preparation steps: naive_staging.hpp and image_staging.hpp.)
 //
-//  - Advance-reservation workspaces (a start time) are admitted at submission on n distinct
-//    nodes with a free VM slot over [start, start + duration), preferring nodes that hold or
-//    are receiving the image. Their image transfers follow a staging strategy (§4.2.1):
-//      jit:        transfers start their estimated duration before the start (§3.2: the
-//                  estimate uses the image size and the number of nodes, n x s_I / B);
-//      aggressive: each transfer starts when the workspace is accepted;
-//      hybrid:     transfers are booked on the link as reservations, ordered by deadline and
-//                  placed as early as possible (using idle network time); a workspace whose
-//                  transfers cannot all meet their deadlines is rejected.
-//    The naive strategies share the link as processor sharing (shared_link), so transfers
-//    started together take longer than estimated. Client satisfaction (§5.1) is the time the
-//    client actually got over the time requested: (end - max(start, ready)) / duration.
-//  - ASAP workspaces (no start) wait in FIFO order for n nodes with a free slot (as the
-//    paper's SGE dispatcher did); their transfers then start at once, sharing the link.
+//  - Workspaces wait in FIFO order for n nodes with a free slot (as the paper's SGE
+//    dispatcher did); their transfers then start at once and share the link as processor
+//    sharing (shared_link).
 //  - With a cache (§4.2.2), a node keeps image templates (LFU or LRU, reference counted by the
 //    workspaces using them): a hit costs only the local copy of the template, a miss the
 //    transfer and the copy; a second instance of a template still arriving on a node waits
@@ -42,37 +33,19 @@
 #include <vector>
 
 #include "leasehold/availability/detail/checks.hpp"
-#include "leasehold/availability/free_list.hpp"
-#include "leasehold/cluster/slot_table.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/staging/config.hpp"
-#include "leasehold/policy/staging/detail/edf_placement.hpp"
 #include "leasehold/policy/staging/image_cache.hpp"
-#include "leasehold/policy/staging/repository_link.hpp"
+#include "leasehold/policy/staging/naive_staging.hpp"
 #include "leasehold/policy/staging/shared_link.hpp"
 
 namespace leasehold::policy::staging {
-
-enum class staging_strategy { jit, aggressive, hybrid };
-
-inline std::ostream& operator<<(std::ostream& out, staging_strategy s) {
-  switch (s) {
-    case staging_strategy::jit:
-      return out << "JIT";
-    case staging_strategy::aggressive:
-      return out << "Aggressive";
-    case staging_strategy::hybrid:
-      return out << "Hybrid";
-  }
-  return out << "?";
-}
 
 template <time_value T = std::int64_t>
 struct workspace {
   std::uint64_t id = 0;
   T submit{};
-  std::optional<T> start;  // nullopt: as soon as possible
   T duration{};
   std::size_t nodes = 1;
   std::string image;
@@ -82,8 +55,7 @@ struct workspace_config {
   std::size_t nodes = 8;         // §5: eight nodes for VM deployment
   std::size_t vms_per_node = 2;  // §5: "at most 2 VMs to be deployed to a single physical node"
   double bandwidth_mb_s = 12.5;  // 100 Mb/s switched Ethernet
-  staging_strategy strategy = staging_strategy::hybrid;
-  std::int64_t cache_mb = 0;  // per node; 0: no cache
+  std::int64_t cache_mb = 0;     // per node; 0: no cache
   eviction_policy eviction = eviction_policy::lfu;
   double local_copy_mb_s = 0.0;  // template -> instance copy on a node with a cache; 0: free
 };
@@ -93,18 +65,14 @@ struct workspace_result {
   std::uint64_t id = 0;
   bool accepted = false;
   std::vector<std::size_t> nodes;
-  double dispatched = 0.0;  // when its nodes were chosen (submission for ARs)
+  double dispatched = 0.0;  // when its nodes were chosen
   double ready = 0.0;       // when the last of its images was ready
-  double begin = 0.0;       // when it ran: max(start, ready) for ARs, ready for ASAP
+  double begin = 0.0;       // when it ran: when it was ready
   double end = 0.0;
-  double satisfaction = 0.0;  // ARs: time got / time requested
 };
 
 struct workspace_summary {
   std::size_t accepted = 0;
-  std::size_t rejected = 0;
-  double mean_satisfaction = 0.0;  // over accepted advance reservations
-  std::size_t fully_satisfied = 0;
   std::size_t cache_hits = 0;
   std::size_t cache_misses = 0;
   std::size_t redundant_avoided = 0;
@@ -130,9 +98,7 @@ class workspace_simulation {
       : input_(input),
         images_(images),
         c_(c),
-        slots_(check(input, images, c).nodes, static_cast<std::int64_t>(c.vms_per_node)),
-        link_(c.bandwidth_mb_s),
-        shared_(c.bandwidth_mb_s),
+        shared_((check(input, images, c), c.bandwidth_mb_s)),
         free_slots_(c.nodes, c.vms_per_node) {
     if (c.cache_mb > 0) caches_.assign(c.nodes, image_cache<T>(c.cache_mb, c.eviction));
     report_.workspaces.resize(input.size());
@@ -159,12 +125,6 @@ class workspace_simulation {
         case submit_event:
           on_submit(index);
           break;
-        case release_event:
-          shared_.start(index, static_cast<double>(transfers_.at(index).size_mb));
-          break;
-        case reserved_done_event:
-          delivered(index, at);
-          break;
         case end_event:
           on_end(index);
           break;
@@ -176,7 +136,7 @@ class workspace_simulation {
   }
 
  private:
-  enum kind : int { reserved_done_event = 0, end_event = 1, release_event = 2, submit_event = 3 };
+  enum kind : int { end_event = 1, submit_event = 3 };
   struct deployment {
     std::size_t workspace;
     std::size_t node;
@@ -190,8 +150,6 @@ class workspace_simulation {
     bool cached = false;              // lands in the node's cache (else straight to an instance)
     std::optional<double> done;       // when it completed
     std::vector<deployment> waiting;  // deployments that need it
-    interval<T> reserved{};           // hybrid: its booking on the link
-    bool hybrid = false;
   };
 
   static const workspace_config& check(const std::vector<workspace<T>>& input,
@@ -220,9 +178,6 @@ class workspace_simulation {
       if (w.duration <= 0)
         throw invalid_request(
             describe("workspace ", w.id, ": duration ", w.duration, " must be positive"));
-      if (w.start && *w.start < w.submit)
-        throw invalid_request(describe("workspace ", w.id, ": start ", *w.start,
-                                       " before its submission ", w.submit));
     }
     return c;
   }
@@ -236,118 +191,19 @@ class workspace_simulation {
     return !caches_.empty() && caches_[node].find(image) != nullptr;
   }
 
-  // ---- advance reservations --------------------------------------------------------------
-
   void on_submit(std::size_t i) {
     const workspace<T>& w = input_[i];
     workspace_result<T>& r = report_.workspaces[i];
     r.id = w.id;
     r.dispatched = now_;
-    if (!w.start) {
-      queue_.push_back(i);
-      return;
-    }
-    const interval<T> span{*w.start, static_cast<T>(*w.start + w.duration)};
-    const auto p = slots_.earliest_fit({w.nodes, 1, w.duration, span}, [&](std::size_t node) {
-      return has_image(node, w.image) ? 0 : 1;
-    });
-    if (!p) {
-      ++report_.summary.rejected;
-      return;
-    }
-    std::vector<std::size_t> need;  // nodes that need a transfer
-    for (std::size_t node : p->nodes)
-      if (!has_image(node, w.image)) need.push_back(node);
-    if (!caches_.empty())
-      for (std::size_t node : need)
-        if (!caches_[node].can_admit(images_.at(w.image))) {
-          ++report_.summary.rejected;  // no room to cache it: refused (not in the paper's runs)
-          return;
-        }
-    std::vector<interval<T>> reserved;
-    if (c_.strategy == staging_strategy::hybrid && !need.empty()) {
-      auto placed = place_hybrid(need.size(), images_.at(w.image), *w.start);
-      if (!placed) {
-        ++report_.summary.rejected;
-        return;
-      }
-      reserved = std::move(*placed);
-    }
-    slots_.reserve(*p);
-    r.accepted = true;
-    r.nodes = p->nodes;
-    r.begin = static_cast<double>(*w.start);
-    r.end = static_cast<double>(span.end);
-    ++report_.summary.accepted;
-    pending_[i] = p->nodes.size();
-    // §3.2: the estimate of the preparation overhead uses the image size and the number of
-    // nodes: JIT starts the workspace's transfers that long before its start.
-    jit_lead_ = static_cast<double>(need.size()) * static_cast<double>(images_.at(w.image)) /
-                c_.bandwidth_mb_s;
-    std::size_t k = 0;
-    for (std::size_t node : p->nodes) {
-      const bool needs = std::ranges::find(need, node) != need.end();
-      std::optional<interval<T>> booking;
-      if (needs && k < reserved.size()) booking = reserved[k];
-      deploy(i, node, booking, needs);
-      if (needs) ++k;
-    }
-    push(static_cast<double>(span.end), end_event, i);
-  }
-
-  // Hybrid (§4.2.1): the pending reservations and `count` new transfers of `size_mb`, ordered
-  // by deadline, each in the earliest free slot. nullopt if a deadline would be missed.
-  std::optional<std::vector<interval<T>>> place_hybrid(std::size_t count, std::int64_t size_mb,
-                                                       T deadline) {
-    const T now = static_cast<T>(std::ceil(now_));
-    std::vector<job> jobs;
-    for (std::size_t id = 0; id < transfers_.size(); ++id) {
-      const transfer& tr = transfers_[id];
-      if (tr.hybrid && tr.reserved.begin >= now && !tr.done)
-        jobs.push_back({id + 1, static_cast<T>(tr.reserved.end - tr.reserved.begin),
-                        deadline_of(id), id + 1, tr.reserved});
-    }
-    const T d = link_.transfer_time(size_mb);
-    for (std::size_t k = 0; k < count; ++k) jobs.push_back({0, d, deadline, next_order_++, {}});
-    auto trial = link_;
-    if (!place_edf(trial, jobs, now, deadline_placement::as_early_as_possible)) return std::nullopt;
-    link_ = std::move(trial);
-    std::vector<interval<T>> fresh;
-    for (const auto& j : jobs) {
-      if (j.transfer == 0) {
-        fresh.push_back(j.placed);
-      } else {
-        transfer& tr = transfers_.at(j.transfer - 1);
-        tr.reserved = j.placed;
-        moved_.push_back(j.transfer - 1);
-      }
-    }
-    for (std::size_t id : moved_) reschedule(id);
-    moved_.clear();
-    std::ranges::sort(fresh, {}, &interval<T>::begin);
-    return fresh;
-  }
-  using job = detail::edf_job<T>;
-
-  [[nodiscard]] T deadline_of(std::size_t id) const {
-    T d = forever<T>;
-    for (const auto& dep : transfers_.at(id).waiting)
-      if (input_[dep.workspace].start) d = std::min(d, *input_[dep.workspace].start);
-    return d;
-  }
-
-  void reschedule(std::size_t id) {
-    // The completion event of a moved reservation: superseded events are ignored by
-    // delivered(), which checks the booking's end.
-    push(static_cast<double>(transfers_.at(id).reserved.end), reserved_done_event, id);
+    queue_.push_back(i);
   }
 
   // ---- deployments -----------------------------------------------------------------------
 
   // Deploys workspace i's image on `node`: a cache hit, a wait for a transfer already coming
-  // (redundant transfer avoided), or a new transfer (hybrid: in `reserved`).
-  void deploy(std::size_t i, std::size_t node, std::optional<interval<T>> reserved,
-              bool needs_transfer) {
+  // (redundant transfer avoided), or a new transfer.
+  void deploy(std::size_t i, std::size_t node, bool needs_transfer) {
     const workspace<T>& w = input_[i];
     const std::int64_t size = images_.at(w.image);
     if (!needs_transfer && !caches_.empty()) {
@@ -377,27 +233,13 @@ class workspace_simulation {
       incoming_[{node, w.image}] = id;
     }
     report_.summary.mb_transferred += static_cast<double>(size);
-    if (reserved) {
-      tr.hybrid = true;
-      tr.reserved = *reserved;
-      transfers_.push_back(std::move(tr));
-      reschedule(id);
-      return;
-    }
-    double release = now_;
-    if (c_.strategy == staging_strategy::jit && w.start)
-      release = std::max(now_, static_cast<double>(*w.start) - jit_lead_);
     transfers_.push_back(std::move(tr));
-    if (release <= now_)
-      shared_.start(id, static_cast<double>(size));
-    else
-      push(release, release_event, id);
+    shared_.start(id, static_cast<double>(size));
   }
 
   void delivered(std::size_t id, double at) {
     transfer& tr = transfers_.at(id);
     if (tr.done) return;
-    if (tr.hybrid && std::abs(static_cast<double>(tr.reserved.end) - at) > 1e-9) return;  // moved
     tr.done = at;
     if (tr.cached) incoming_.erase({tr.node, tr.image});
     const double copy = tr.cached ? copy_time(tr.size_mb) : 0.0;
@@ -413,15 +255,9 @@ class workspace_simulation {
       deploy_time_ += at - decided;
     }
     if (--pending_[i] > 0) return;
-    const workspace<T>& w = input_[i];
-    if (w.start) {
-      r.begin = std::max(static_cast<double>(*w.start), r.ready);
-      r.satisfaction = std::max(0.0, r.end - r.begin) / static_cast<double>(w.duration);
-    } else {
-      r.begin = r.ready;
-      r.end = r.ready + static_cast<double>(w.duration);
-      push(r.end, end_event, i);
-    }
+    r.begin = r.ready;
+    r.end = r.ready + static_cast<double>(input_[i].duration);
+    push(r.end, end_event, i);
   }
 
   void on_end(std::size_t i) {
@@ -429,8 +265,7 @@ class workspace_simulation {
     const workspace_result<T>& r = report_.workspaces[i];
     if (!caches_.empty())
       for (std::size_t node : r.nodes) caches_[node].release(w.image);
-    if (!w.start)
-      for (std::size_t node : r.nodes) ++free_slots_[node];
+    for (std::size_t node : r.nodes) ++free_slots_[node];
     report_.summary.makespan = std::max(report_.summary.makespan, now_);
   }
 
@@ -463,7 +298,7 @@ class workspace_simulation {
           deploy_uncached(i, node);
           continue;
         }
-        deploy(i, node, std::nullopt, needs);
+        deploy(i, node, needs);
       }
     }
   }
@@ -484,29 +319,17 @@ class workspace_simulation {
 
   void summarise() {
     workspace_summary& s = report_.summary;
-    double satisfaction = 0.0;
-    std::size_t reservations = 0;
-    for (std::size_t i = 0; i < input_.size(); ++i) {
-      if (!input_[i].start || !report_.workspaces[i].accepted) continue;
-      ++reservations;
-      satisfaction += report_.workspaces[i].satisfaction;
-      if (report_.workspaces[i].satisfaction >= 1.0 - 1e-12) ++s.fully_satisfied;
-    }
-    if (reservations > 0) s.mean_satisfaction = satisfaction / static_cast<double>(reservations);
     if (s.deployments > 0) s.mean_deploy_time = deploy_time_ / static_cast<double>(s.deployments);
   }
 
   const std::vector<workspace<T>>& input_;
   const std::map<std::string, std::int64_t>& images_;
   workspace_config c_;
-  cluster::slot_table<free_list<T, std::int64_t>> slots_;
-  repository_link<free_list<T, std::int64_t>> link_;
   shared_link shared_;
   std::vector<std::size_t> free_slots_;  // ASAP workspaces
   std::vector<image_cache<T>> caches_;
   std::map<std::pair<std::size_t, std::string>, std::size_t> incoming_;
   std::vector<transfer> transfers_;
-  std::vector<std::size_t> moved_;
   std::map<std::size_t, std::size_t> pending_;  // workspace -> nodes not ready yet
   std::vector<std::size_t> queue_;
   std::priority_queue<std::tuple<double, std::uint64_t, kind, std::size_t>,
@@ -514,10 +337,8 @@ class workspace_simulation {
                       std::greater<>>
       events_;
   std::uint64_t seq_ = 0;
-  std::uint64_t next_order_ = 1ull << 62;
   double now_ = 0.0;
   double deploy_time_ = 0.0;
-  double jit_lead_ = 0.0;
   workspace_report<T> report_;
 };
 
@@ -527,7 +348,7 @@ class workspace_simulation {
 // before simulating anything: unknown_image for a workspace naming an image not in
 // `images`; invalid_request for an image larger than the cache, a non-positive size or
 // bandwidth, a workspace with no nodes or more than the cluster has, a non-positive
-// duration, or a start before the submission.
+// duration.
 template <time_value T>
 [[nodiscard]] workspace_report<T> run_workspaces(const std::vector<workspace<T>>& workspaces,
                                                  const std::map<std::string, std::int64_t>& images,

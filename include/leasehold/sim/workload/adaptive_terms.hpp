@@ -15,28 +15,26 @@
 //   B      = R_max * T_min (machine hours) * profile * 1 $ per machine hour;
 //   D      = submit + T_min * DeadlineFactor (+ three days for profile 1), factor 5.
 // The paper's text says "60 %" where its Table 1 says 20 % preemptive; we follow the table
-// (preemptive_permille is a knob). The policy::adaptive layer consumes adaptive_terms.
+// (preemptive_permille is a knob). The formulas that are the request's own (f_mol and
+// T_max: policy::adaptive::linear_moldability; Sp: policy::adaptive::split_spec) are the
+// policy layer's, written once there; request() hands the draws to policy::adaptive.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
 
 #include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/policy/adaptive/request.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/sim/workload/random.hpp"
 
 namespace leasehold::workload {
 
-// Sp = (N, I, M): split into at most N parts, at multiples of I % of the duration, each
-// part moldable on its own when M.
-struct split_terms {
-  std::int64_t max_parts = 10;         // N
-  std::int64_t interval_percent = 10;  // I
-  bool moldable_parts = true;          // M
-
-  friend bool operator==(const split_terms&, const split_terms&) = default;
-};
+// Sp = (N, I, M): the policy's split_spec (at most N parts, at multiples of I % of the
+// duration, each part moldable on its own when M).
+using split_terms = policy::adaptive::split_spec;
 
 template <time_value T = std::int64_t>
 struct adaptive_terms {
@@ -55,14 +53,29 @@ struct adaptive_terms {
 
   [[nodiscard]] bool moldable() const noexcept { return r_min < r_max; }
 
-  // f_mol(r) rounded up to a whole tick, in exact integer arithmetic; r is clamped to
-  // [r_min, r_max].
-  [[nodiscard]] T duration_for(std::int64_t r) const noexcept {
-    if (r >= r_max || r_min == r_max) return t_min;
-    if (r <= r_min) return t_max;
-    const auto span = static_cast<std::int64_t>(t_max - t_min);
-    const std::int64_t extra = (span * (r_max - r) + (r_max - r_min) - 1) / (r_max - r_min);
-    return static_cast<T>(t_min + static_cast<T>(extra));
+  // Table 1's f_mol: the line through (R_max, T_min) and (R_min, T_max).
+  [[nodiscard]] policy::adaptive::linear_moldability<T> f_mol() const {
+    return policy::adaptive::linear_moldability<T>(r_min, r_max, t_min);
+  }
+
+  // f_mol(r) rounded up to a whole tick; r is clamped to [r_min, r_max].
+  [[nodiscard]] T duration_for(std::int64_t r) const {
+    return f_mol()(std::clamp(r, r_min, r_max));
+  }
+
+  // The request the policy schedules: Req(R_min, R_max, f_mol, D, B, Sp) with these draws.
+  [[nodiscard]] policy::adaptive::adaptive_request<T> request() const {
+    policy::adaptive::adaptive_request<T> r;
+    r.id = id;
+    r.submit = submit;
+    r.r_min = r_min;
+    r.r_max = r_max;
+    r.f_mol = f_mol();
+    r.deadline = deadline;
+    r.budget = budget;
+    if (split) r.split = *split;
+    r.price_profile = price_profile;
+    return r;
   }
 
   friend bool operator==(const adaptive_terms&, const adaptive_terms&) = default;
@@ -73,7 +86,7 @@ struct adaptive_config {
   std::int64_t rigid_up_to = 10;            // R_max <= this: R_min = R_max
   std::uint64_t preemptive_permille = 200;  // of the requests long enough to split
   std::int64_t min_split_duration = 3600;   // shorter requests are never split
-  split_terms split{};
+  split_terms split{.pieces = 10, .interval_percent = 10, .moldable = true};
   std::uint64_t profile3_permille = 200;  // the rest get profile 1
   std::int64_t deadline_factor = 5;
   std::int64_t profile1_extra = 3 * 86'400;  // added to profile 1 deadlines
@@ -84,7 +97,7 @@ namespace detail {
 inline void check(const adaptive_config& c) {
   if (c.r_min_percent < 1 || c.r_min_percent > 100 || c.preemptive_permille > 1000 ||
       c.profile3_permille > 1000 || c.deadline_factor < 1 || c.profile1_extra < 0 ||
-      c.split.max_parts < 1 || c.split.interval_percent < 1 || c.split.interval_percent > 100 ||
+      c.split.pieces < 1 || c.split.interval_percent < 1 || c.split.interval_percent > 100 ||
       !(c.price_per_machine_hour >= 0))
     throw invalid_request(leasehold::detail::describe(
         "adaptive_config: r_min_percent ", c.r_min_percent, ", preemptive_permille ",
@@ -110,8 +123,7 @@ template <time_value T = std::int64_t>
                     ? r_max
                     : std::max<std::int64_t>(1, (r_max * config.r_min_percent + 99) / 100);
   terms.t_min = t_min;
-  terms.t_max =
-      static_cast<T>((static_cast<std::int64_t>(t_min) * r_max + terms.r_min - 1) / terms.r_min);
+  terms.t_max = terms.f_mol().t_max();
   if (terms.moldable()) {
     terms.c = static_cast<double>(terms.t_max - terms.t_min) /
               static_cast<double>(terms.r_max - terms.r_min);

@@ -1,5 +1,7 @@
-// free_list specifics beyond the shared conformance suite: one node per block, value
-// semantics of an intrusive structure, and node reuse through the pool.
+// What the two node-based time-exclusive backends, free_list (Schneider & Linnert §5) and
+// free_tree, share beyond the conformance suite: one node per maximal free block, the value
+// semantics of a node structure, node reuse through the pool, and advance_to freeing the
+// past. Written once over both (the cases used to be copied per backend).
 
 #include <doctest/doctest.h>
 
@@ -7,11 +9,18 @@
 #include <utility>
 
 #include <leasehold/availability/free_list.hpp>
+#include <leasehold/availability/free_tree.hpp>
 
 using namespace leasehold;
 
-TEST_CASE("free_list: one node per maximal free block") {
-  free_list<> profile(100);
+namespace {
+// Scalar int capacities, as the churn case always used.
+using int_free_list = free_list<std::int64_t, int>;
+using int_free_tree = free_tree<std::int64_t, int>;
+}  // namespace
+
+TEST_CASE_TEMPLATE("block backends: one node per maximal free block", B, free_list<>, free_tree<>) {
+  B profile(100);
   CHECK(profile.block_count() == 1);
   profile.reserve({10, 20}, 5);
   CHECK(profile.block_count() == 3);
@@ -21,10 +30,10 @@ TEST_CASE("free_list: one node per maximal free block") {
   profile.validate();
 }
 
-TEST_CASE("free_list: copies are deep and independent") {
-  free_list<> original(10);
+TEST_CASE_TEMPLATE("block backends: copies are deep and independent", B, free_list<>, free_tree<>) {
+  B original(10);
   original.reserve({0, 10}, 3);
-  free_list<> copy = original;
+  B copy = original;
   copy.reserve({5, 15}, 2);
   CHECK(original.free_at(12) == 10);
   CHECK(copy.free_at(12) == 8);
@@ -35,21 +44,34 @@ TEST_CASE("free_list: copies are deep and independent") {
     original = copy;
     CHECK(original.free_blocks() == copy.free_blocks());
     original.validate();
+    copy.reserve({20, 30}, 1);
+    CHECK(original.free_at(25) == 10);
   }
   SUBCASE("moves keep the blocks") {
     const auto blocks = copy.free_blocks();
-    free_list<> moved = std::move(copy);
+    B moved = std::move(copy);
     CHECK(moved.free_blocks() == blocks);
     moved.validate();
-    free_list<> assigned(1);
+    B assigned(1);
     assigned = std::move(moved);
     CHECK(assigned.free_blocks() == blocks);
     assigned.validate();
+    CHECK(assigned.total() == 10);
+  }
+  SUBCASE("swap exchanges everything") {
+    B other(3, 50);
+    other.swap(copy);
+    CHECK(copy.total() == 3);
+    CHECK(copy.origin() == 50);
+    CHECK(other.free_at(12) == 8);
+    other.validate();
+    copy.validate();
   }
 }
 
-TEST_CASE("free_list: released nodes are reused, so churn does not grow memory") {
-  free_list<std::int64_t, int> profile(64);
+TEST_CASE_TEMPLATE("block backends: released nodes are reused, so churn does not grow memory", B,
+                   int_free_list, int_free_tree) {
+  B profile(64);
   for (int i = 0; i < 200; ++i) profile.reserve({i * 10, i * 10 + 5}, 1 + i % 7);
   const std::size_t after_build = profile.memory_usage();
   for (int round = 0; round < 50; ++round) {
@@ -60,13 +82,17 @@ TEST_CASE("free_list: released nodes are reused, so churn does not grow memory")
   profile.validate();
 }
 
-TEST_CASE("free_list: advance_to drops nodes that lie in the past") {
-  free_list<> profile(8);
+TEST_CASE_TEMPLATE("block backends: advance_to drops nodes that lie in the past", B, free_list<>,
+                   free_tree<>) {
+  B profile(8);
   for (int i = 0; i < 100; ++i) profile.reserve({i * 2, i * 2 + 1}, 8);
   CHECK(profile.block_count() == 200);
   profile.advance_to(101);  // inside the free gap [100, 102)
   CHECK(profile.origin() == 101);
   CHECK(profile.block_count() == 99);
   CHECK(profile.free_blocks().front() == free_block<std::int64_t, std::int64_t>{{101, 102}, 8});
+  profile.validate();
+  profile.advance_to(150);  // inside a booked block: it is cut at 150
+  CHECK(profile.free_blocks().front() == free_block<std::int64_t, std::int64_t>{{150, 151}, 0});
   profile.validate();
 }
