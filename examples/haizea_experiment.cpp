@@ -12,7 +12,8 @@
 // VMs 5 % slowdown and 20 s boot + shutdown; aggressive backfilling.
 //
 // Usage: haizea_experiment [--all] [--generated] [--jobs N] [--csv FILE] [--seed N]
-//                          [--days D] [--configs NAME,NAME...]
+//                          [--days D] [--configs NAME,NAME...] [--no-timing]
+//                          [--shard I/N [--shard-dir DIR] | --merge DIR]
 //   --all        run all 72 workloads (with a progress bar on a terminal), not just three
 //   --generated  ignore ../shared and generate the workloads (without it, a missing
 //                ../shared/haizea-workloads is an error)
@@ -21,6 +22,16 @@
 //   --days D     only the first D days of the trace (best-effort submissions and AR starts):
 //                a quick smoke run; the baseline is then that shorter run's
 //   --configs    only these configurations (comma-separated names)
+//   --shard I/N  run only the runs whose index is I modulo N (run 0 is the no-AR baseline)
+//                and write their raw results to --shard-dir/shard-I-of-N.txt; in a Slurm job
+//                array, taken from SLURM_ARRAY_TASK_ID/_MIN/_COUNT (docs/sweeps.md)
+//   --merge DIR  run nothing: print the tables and write the CSV from DIR's shard files, byte
+//                for byte what one process running the whole sweep prints and writes
+//   --no-timing  leave the wall times (run_seconds, the total) out, so outputs compare
+//
+// The baseline is an ordinary run of the sweep (run 0, in shard 0): a shard writes only raw
+// metrics, and relative times are computed by whoever prints the tables (one process, or
+// --merge), so no shard needs the baseline and no run is done twice.
 
 #include <unistd.h>
 
