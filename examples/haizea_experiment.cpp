@@ -515,28 +515,42 @@ int main(int argc, char** argv) {
       "Table 1 of Sotomayor, Keahey & Foster (HPDC'08) on the paper's Blue Horizon workload "
       "(or a generated one with --generated)."};
   app.option_defaults()->always_capture_default();
-  app.add_flag("--all", s.all, "run all 72 workloads, not just three");
-  app.add_flag("--generated", s.generated, "ignore ../shared and generate the workloads");
-  app.add_option("--jobs", jobs, "simulations in parallel")->check(CLI::Range(1U, 1024U));
+  auto* all_opt = app.add_flag("--all", s.all, "run all 72 workloads, not just three");
+  auto* generated_opt =
+      app.add_flag("--generated", s.generated, "ignore ../shared and generate the workloads");
+  auto* jobs_opt =
+      app.add_option("--jobs", jobs, "simulations in parallel")->check(CLI::Range(1U, 1024U));
   app.add_option("--csv", csv_path, "where to write one line per run");
-  app.add_option("--seed", s.seed, "seed of the generated workloads and image assignments");
-  app.add_option("--days", s.days,
-                 "only the first D days of the trace (a quick smoke run; the baseline is then "
-                 "that shorter run's); 0: all")
-      ->check(CLI::Range(T{0}, T{100'000}));
-  app.add_option("--configs", s.configs, "only these configurations (comma-separated)")
-      ->delimiter(',')
-      ->check(CLI::IsMember(config_names));
+  auto* seed_opt =
+      app.add_option("--seed", s.seed, "seed of the generated workloads and image assignments");
+  auto* days_opt =
+      app.add_option("--days", s.days,
+                     "only the first D days of the trace (a quick smoke run; the baseline is then "
+                     "that shorter run's); 0: all")
+          ->check(CLI::Range(T{0}, T{100'000}));
+  auto* configs_opt =
+      app.add_option("--configs", s.configs, "only these configurations (comma-separated)")
+          ->delimiter(',')
+          ->check(CLI::IsMember(config_names));
   auto* shard_opt =
       app.add_option("--shard", shard_option,
                      "run only runs whose index is I modulo N (0 <= I < N) and write their raw "
                      "results to --shard-dir; default from SLURM_ARRAY_TASK_ID/_MIN/_COUNT")
           ->check(examples::shard_form());
-  app.add_option("--shard-dir", shard_dir, "where a shard writes shard-I-of-N.txt");
+  auto* shard_dir_opt =
+      app.add_option("--shard-dir", shard_dir, "where a shard writes shard-I-of-N.txt");
   app.add_option("--merge", merge_dir,
                  "run nothing: build the tables and the CSV from the shard files in this "
                  "directory (the sweep options are read from them)")
-      ->excludes(shard_opt);
+      // The sweep is the one the shards recorded: options choosing another would be ignored.
+      ->excludes(shard_opt)
+      ->excludes(shard_dir_opt)
+      ->excludes(all_opt)
+      ->excludes(generated_opt)
+      ->excludes(jobs_opt)
+      ->excludes(seed_opt)
+      ->excludes(days_opt)
+      ->excludes(configs_opt);
   app.add_flag("--no-timing", no_timing,
                "leave the run_seconds column and the total simulation time out (for outputs "
                "that must compare byte for byte)");
