@@ -12,7 +12,8 @@
 // VMs 5 % slowdown and 20 s boot + shutdown; aggressive backfilling.
 //
 // Usage: haizea_experiment [--all] [--generated] [--jobs N] [--csv FILE] [--seed N]
-//                          [--days D] [--configs NAME,NAME...]
+//                          [--days D] [--configs NAME,NAME...] [--no-timing]
+//                          [--shard I/N [--shard-dir DIR] | --merge DIR]
 //   --all        run all 72 workloads (with a progress bar on a terminal), not just three
 //   --generated  ignore ../shared and generate the workloads (without it, a missing
 //                ../shared/haizea-workloads is an error)
@@ -21,6 +22,16 @@
 //   --days D     only the first D days of the trace (best-effort submissions and AR starts):
 //                a quick smoke run; the baseline is then that shorter run's
 //   --configs    only these configurations (comma-separated names)
+//   --shard I/N  run only the runs whose index is I modulo N (run 0 is the no-AR baseline)
+//                and write their raw results to --shard-dir/shard-I-of-N.txt; in a Slurm job
+//                array, taken from SLURM_ARRAY_TASK_ID/_MIN/_COUNT (docs/sweeps.md)
+//   --merge DIR  run nothing: print the tables and write the CSV from DIR's shard files, byte
+//                for byte what one process running the whole sweep prints and writes
+//   --no-timing  leave the wall times (run_seconds, the total) out, so outputs compare
+//
+// The baseline is an ordinary run of the sweep (run 0, in shard 0): a shard writes only raw
+// metrics, and relative times are computed by whoever prints the tables (one process, or
+// --merge), so no shard needs the baseline and no run is done twice.
 
 #include <unistd.h>
 
@@ -53,6 +64,7 @@
 #include <leasehold/sim/workload/swf_leases.hpp>
 
 #include "cli.hpp"
+#include "sweep.hpp"
 
 namespace lh = leasehold;
 namespace lease = leasehold::policy::lease;
@@ -111,6 +123,7 @@ struct outcome {
   lh::sim::lease_metrics metrics;
   staging::staging_stats images;
   double seconds = 0.0;
+  std::size_t left_out = 0;  // ARs of the injection file starting before their arrival
 };
 
 lease::scheduler_config<T> paper_cluster(lease::scheduler_config<T> c) {
@@ -184,163 +197,220 @@ void progress(std::size_t done, std::size_t total) {
   if (done == total) std::cerr << '\n';
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  bool run_all = false;
+// What chooses a sweep's runs and their inputs. A shard file records it, so that the merge
+// step rebuilds the same list of runs and refuses shards of different sweeps.
+struct sweep {
+  bool all = false;
   bool generated = false;
-  unsigned jobs = 2;
   std::uint64_t seed = 2008;
-  std::string csv_path = "haizea_experiment.csv";
-  T days = 0;  // 0: the whole trace
-  std::vector<std::string> config_names;
-  for (const auto& c : configurations()) config_names.push_back(c.name);
-  std::vector<std::string> chosen_configs;
-  CLI::App app{
-      "Table 1 of Sotomayor, Keahey & Foster (HPDC'08) on the paper's Blue Horizon workload "
-      "(or a generated one with --generated)."};
-  app.option_defaults()->always_capture_default();
-  app.add_flag("--all", run_all, "run all 72 workloads, not just three");
-  app.add_flag("--generated", generated, "ignore ../shared and generate the workloads");
-  app.add_option("--jobs", jobs, "simulations in parallel")->check(CLI::Range(1U, 1024U));
-  app.add_option("--csv", csv_path, "where to write one line per run");
-  app.add_option("--seed", seed, "seed of the generated workloads and image assignments");
-  app.add_option("--days", days,
-                 "only the first D days of the trace (a quick smoke run; the baseline is then "
-                 "that shorter run's); 0: all")
-      ->check(CLI::Range(T{0}, T{100'000}));
-  app.add_option("--configs", chosen_configs, "only these configurations (comma-separated)")
-      ->delimiter(',')
-      ->check(CLI::IsMember(config_names));
-  if (const auto code = examples::parse(app, argc, argv)) return *code;
-  std::string only_configs;
-  if (!chosen_configs.empty()) {
-    only_configs = ",";
-    for (const auto& name : chosen_configs) only_configs += name + ",";
+  T days = 0;
+  std::vector<std::string> configs;  // empty: all
+
+  [[nodiscard]] std::string configs_text() const {
+    std::string text;
+    for (const auto& c : configs) text += (text.empty() ? "" : ",") + c;
+    return text.empty() ? "-" : text;
   }
-
-  const std::filesystem::path data =
-      std::filesystem::path(LEASEHOLD_SHARED_DIR) / "haizea-workloads";
-  const bool have_data = !generated;
-  if (have_data && !std::filesystem::exists(data / "blue-30days.swf")) {
-    std::cerr << "error: the paper's workload " << (data / "blue-30days.swf").string()
-              << " is not there; pass --generated to run on generated workloads instead\n";
-    return 1;
+  [[nodiscard]] std::vector<workload_id> workloads() const {
+    std::vector<workload_id> list;
+    for (int rho : {5, 10, 15, 20, 25, 30})
+      for (int delta : {1, 2, 3, 4})
+        for (int size : {1, 2, 3})
+          if (all || (delta == 3 && size == 2 && (rho == 10 || rho == 20 || rho == 30)))
+            list.push_back({rho, delta, size});
+    return list;
   }
-  if (have_data && !examples::check_input((data / "blue-30days.swf").string())) return 1;
+};
 
-  // Best-effort requests: the paper's 5,545 (§4.2), or the workload model's imitation.
-  lh::swf::log log;
-  if (have_data) {
-    std::ifstream in(data / "blue-30days.swf");
-    log = lh::swf::read(in);
-  } else {
-    log = lh::workload::generate_batch(lh::workload::batch_model{}, seed);
-  }
-  auto best_effort = lh::workload::to_best_effort<T>(log.records);
-  const T cut = days > 0 ? days * 86400 : lh::forever<T>;
-  std::erase_if(best_effort, [cut](const auto& l) { return l.submit >= cut; });
-  T last_submit = 0;
-  for (const auto& l : best_effort) last_submit = std::max(last_submit, l.submit);
-  std::cout << "Best-effort leases: " << best_effort.size() << " ("
-            << (have_data ? "blue-30days.swf" : "generated") << "), "
-            << std::count_if(best_effort.begin(), best_effort.end(),
-                             [](const auto& l) { return l.withdraw.has_value(); })
-            << " withdrawn if not started by submit + wait\n";
+// One run: a (workload, configuration) pair, or the no-AR baseline (workload ==
+// workloads.size()), always run 0 so that the run indices, and hence the shards, do not
+// depend on anything but the sweep.
+struct task {
+  std::size_t workload;
+  std::size_t config;
+};
 
-  std::vector<workload_id> workloads;
-  for (int rho : {5, 10, 15, 20, 25, 30})
-    for (int delta : {1, 2, 3, 4})
-      for (int size : {1, 2, 3})
-        if (run_all || (delta == 3 && size == 2 && (rho == 10 || rho == 20 || rho == 30)))
-          workloads.push_back({rho, delta, size});
-
-  // With the paper's data every AR injection file must be there: none is replaced by a
-  // generated one behind the user's back.
-  if (have_data)
-    for (const auto& w : workloads)
-      if (!examples::check_input((data / "ar-injections-30days" / w.file()).string())) return 1;
-
-  // Opened before the (long) runs so that an unwritable path fails at once.
-  std::ofstream csv;
-  if (!examples::open_output(csv, csv_path)) return 1;
-
-  std::mutex notes_mutex;
-  std::ostringstream notes;
-  auto load_ars = [&](const workload_id& w) {
-    std::vector<lh::haizea::injection> lines;
-    if (have_data) {
-      std::ifstream in(data / "ar-injections-30days" / w.file());
-      lines = lh::haizea::read_injections(in).leases;
-    } else {
-      lh::workload::ar_injection_config c;
-      c.rho = w.rho / 100.0;
-      c.delta = w.delta * 3600;
-      c.nu = w.size == 1 ? lh::workload::small_leases
-                         : (w.size == 2 ? lh::workload::medium_leases : lh::workload::large_leases);
-      c.trace_end = last_submit;
-      lines = lh::workload::generate_ar_injections(
-          c, seed + static_cast<std::uint64_t>(100 * w.rho + 10 * w.delta + w.size));
-    }
-    // Four lines of the published files (in [25%/1H/small] and [30%/1H/small]) start before
-    // they arrive, at negative times; the scheduler rejects such terms as malformed, so they
-    // are left out here and counted.
-    const auto before = lines.size();
-    std::erase_if(lines, [](const lh::haizea::injection& l) { return l.start < l.arrival; });
-    if (lines.size() != before) {
-      std::ostringstream line;
-      line << "  " << w.name() << ": " << before - lines.size()
-           << " AR(s) starting before their arrival left out\n";
-      const std::lock_guard lock(notes_mutex);
-      if (notes.str().find(line.str()) == std::string::npos) notes << line.str();
-    }
-    std::erase_if(lines, [cut](const lh::haizea::injection& l) { return l.start >= cut; });
-    return lh::haizea::to_lease_terms<T>(lines, ar_first_id);
-  };
-
-  // One task per (workload, configuration), plus the no-AR baseline; run on `jobs` threads,
-  // results kept in task order so the output does not depend on the threads.
-  const auto configs = configurations();
-  struct task {
-    std::size_t workload;  // workloads.size() for the baseline
-    std::size_t config;
-  };
-  std::vector<task> tasks{{workloads.size(), 0}};
-  for (std::size_t w = 0; w < workloads.size(); ++w)
+std::vector<task> tasks_of(const sweep& s, std::size_t workloads,
+                           const std::vector<configuration>& configs) {
+  std::vector<task> tasks{{workloads, 0}};
+  for (std::size_t w = 0; w < workloads; ++w)
     for (std::size_t c = 0; c < configs.size(); ++c)
-      if (only_configs.empty() ||
-          only_configs.find("," + configs[c].name + ",") != std::string::npos)
+      if (s.configs.empty() ||
+          std::find(s.configs.begin(), s.configs.end(), configs[c].name) != s.configs.end())
         tasks.push_back({w, c});
-  std::vector<outcome> results(tasks.size());
-  std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> finished{0};
-  std::mutex output;
-  auto worker = [&] {
-    while (true) {
-      const std::size_t i = next++;
-      if (i >= tasks.size()) return;
-      const task& t = tasks[i];
-      const auto started = std::chrono::steady_clock::now();
-      outcome& r = results[i];
-      r.config = configs[t.config].name;
-      if (t.workload == workloads.size()) {
-        r.workload = "no ARs";
-        simulate(best_effort, {}, configs[t.config], seed, r);
-      } else {
-        r.workload = workloads[t.workload].name();
-        r.rho = workloads[t.workload].rho;
-        simulate(best_effort, load_ars(workloads[t.workload]), configs[t.config], seed, r);
-      }
-      r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      const std::lock_guard lock(output);
-      progress(++finished, tasks.size());
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned j = 0; j < std::max(1u, jobs); ++j) threads.emplace_back(worker);
-  for (auto& thread : threads) thread.join();
+  return tasks;
+}
 
-  if (!notes.str().empty()) std::cout << "Notes:\n" << notes.str();
+// Counts printed before the runs; a shard records them for the merge's identical output.
+struct best_effort_summary {
+  std::size_t leases = 0;
+  std::size_t withdrawable = 0;
+};
+
+void print_best_effort(const sweep& s, const best_effort_summary& b) {
+  std::cout << "Best-effort leases: " << b.leases << " ("
+            << (s.generated ? "generated" : "blue-30days.swf") << "), " << b.withdrawable
+            << " withdrawn if not started by submit + wait\n";
+}
+
+// A shard's file: its raw per-run results, every number exact (integers, doubles in
+// hexadecimal), so that the merge computes the relative times, the tables and the CSV from
+// the same bits a single process would have. One token per field, one run per line.
+constexpr const char* shard_magic = "leasehold-haizea-shard 1";
+
+std::filesystem::path shard_path(const std::filesystem::path& dir, const examples::shard& s) {
+  return dir / ("shard-" + std::to_string(s.index) + "-of-" + std::to_string(s.count) + ".txt");
+}
+
+std::string shard_text(const sweep& s, const examples::shard& sh, const best_effort_summary& b,
+                       const std::vector<task>& tasks, const std::vector<outcome>& results) {
+  std::ostringstream out;
+  out << shard_magic << "\nshard " << sh.index << ' ' << sh.count << "\nsweep " << s.all << ' '
+      << s.generated << ' ' << s.seed << ' ' << s.days << ' ' << s.configs_text() << ' '
+      << tasks.size() << "\nbest_effort " << b.leases << ' ' << b.withdrawable << '\n';
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    if (!sh.owns(i)) continue;
+    const auto& r = results[i];
+    const auto& m = r.metrics;
+    const auto& im = r.images;
+    out << "run " << i << ' ' << m.all_best_effort << ' ' << examples::exact(m.mean_wait) << ' '
+        << examples::exact(m.mean_bounded_slowdown) << ' ' << m.best_effort_completed << ' '
+        << m.best_effort_measured << ' ' << m.best_effort_withdrawn << ' '
+        << m.best_effort_unfinished << ' ' << m.ar_accepted << ' ' << m.ar_rejected << ' '
+        << m.suspensions << ' ' << m.migrations << ' ' << m.cancellations << ' '
+        << examples::exact(m.utilisation) << ' ' << im.cache_hits << ' ' << im.cache_misses << ' '
+        << im.piggybacks << ' ' << im.transfers << ' ' << im.mb_transferred << ' '
+        << im.mb_delivered << ' ' << r.left_out << ' ' << examples::exact(r.seconds) << '\n';
+  }
+  out << "end\n";  // a file cut short (a killed job) has no end line
+  return out.str();
+}
+
+// Reads one shard file into `results` (the runs it owns), checking that it belongs to the
+// sweep `s` of `expected_runs` runs. Returns false after printing an error naming the path
+// and line.
+bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sweep& s, bool first,
+                std::size_t& expected_runs, best_effort_summary& b, std::vector<outcome>& results,
+                std::vector<bool>& seen) {
+  std::ifstream in(path);
+  if (!in) {
+    std::cerr << "error: missing shard file " << path.string() << " (shard " << sh.index << '/'
+              << sh.count << ")\n";
+    return false;
+  }
+  std::string line;
+  std::size_t number = 0;
+  auto fail = [&](const std::string& why) {
+    std::cerr << "error: " << path.string() << ": line " << number << ": " << why << '\n';
+    return false;
+  };
+  auto next_line = [&] {
+    if (!std::getline(in, line)) return false;
+    ++number;
+    return true;
+  };
+  if (!next_line() || line != shard_magic) return fail("not a haizea_experiment shard file");
+  {
+    std::string word;
+    examples::shard recorded;
+    if (!next_line()) return fail("cut short (no shard line)");
+    std::istringstream fields(line);
+    if (!(fields >> word >> recorded.index >> recorded.count) || word != "shard" ||
+        recorded.index != sh.index || recorded.count != sh.count)
+      return fail("expected 'shard " + std::to_string(sh.index) + ' ' + std::to_string(sh.count) +
+                  "', found '" + line + "'");
+  }
+  {
+    if (!next_line()) return fail("cut short (no sweep line)");
+    std::istringstream fields(line);
+    std::string word;
+    std::string configs;
+    sweep here;
+    std::size_t runs = 0;
+    if (!(fields >> word >> here.all >> here.generated >> here.seed >> here.days >> configs >>
+          runs) ||
+        word != "sweep")
+      return fail("malformed sweep line '" + line + "'");
+    if (configs != "-") {
+      std::istringstream names(configs);
+      for (std::string name; std::getline(names, name, ',');) here.configs.push_back(name);
+    }
+    if (first) {
+      s = here;
+      expected_runs = runs;
+    } else if (here.all != s.all || here.generated != s.generated || here.seed != s.seed ||
+               here.days != s.days || here.configs != s.configs || runs != expected_runs) {
+      return fail("a different sweep than the first shard's ('" + line + "')");
+    }
+  }
+  {
+    if (!next_line()) return fail("cut short (no best_effort line)");
+    std::istringstream fields(line);
+    std::string word;
+    if (!(fields >> word >> b.leases >> b.withdrawable) || word != "best_effort")
+      return fail("malformed best_effort line '" + line + "'");
+  }
+  if (first) {
+    results.assign(expected_runs, outcome{});
+    seen.assign(expected_runs, false);
+  }
+  while (next_line()) {
+    if (line == "end") {
+      if (next_line()) return fail("text after the end line");
+      return true;
+    }
+    std::istringstream fields(line);
+    std::string word, wait, slowdown, utilisation, seconds;
+    std::size_t i = 0;
+    outcome r;
+    auto& m = r.metrics;
+    auto& im = r.images;
+    if (!(fields >> word >> i >> m.all_best_effort >> wait >> slowdown >> m.best_effort_completed >>
+          m.best_effort_measured >> m.best_effort_withdrawn >> m.best_effort_unfinished >>
+          m.ar_accepted >> m.ar_rejected >> m.suspensions >> m.migrations >> m.cancellations >>
+          utilisation >> im.cache_hits >> im.cache_misses >> im.piggybacks >> im.transfers >>
+          im.mb_transferred >> im.mb_delivered >> r.left_out >> seconds) ||
+        word != "run" || !examples::read_exact(wait, m.mean_wait) ||
+        !examples::read_exact(slowdown, m.mean_bounded_slowdown) ||
+        !examples::read_exact(utilisation, m.utilisation) ||
+        !examples::read_exact(seconds, r.seconds) || !fields.eof())
+      return fail("malformed run line '" + line + "'");
+    if (i >= expected_runs || !sh.owns(i))
+      return fail("run " + std::to_string(i) + " does not belong to shard " +
+                  std::to_string(sh.index) + '/' + std::to_string(sh.count) + " of " +
+                  std::to_string(expected_runs) + " runs");
+    if (seen[i]) return fail("run " + std::to_string(i) + " given twice");
+    seen[i] = true;
+    results[i] = r;
+  }
+  return fail("cut short (no end line)");
+}
+
+// The tables (on standard output) and the CSV of a whole sweep, the same whether its runs
+// were done here or read from shards.
+int report(const std::vector<workload_id>& workloads, const std::vector<task>& tasks,
+           std::vector<outcome>& results, const std::vector<configuration>& configs,
+           std::ofstream& csv, const std::string& csv_path, bool timing) {
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    outcome& r = results[i];
+    r.config = configs[tasks[i].config].name;
+    if (tasks[i].workload == workloads.size()) {
+      r.workload = "no ARs";
+    } else {
+      r.workload = workloads[tasks[i].workload].name();
+      r.rho = workloads[tasks[i].workload].rho;
+    }
+  }
+  // Notes in run order (not in the order threads loaded the files), each once.
+  std::string notes;
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    if (results[i].left_out == 0) continue;
+    std::ostringstream line;
+    line << "  " << results[i].workload << ": " << results[i].left_out
+         << " AR(s) starting before their arrival left out\n";
+    if (notes.find(line.str()) == std::string::npos) notes += line.str();
+  }
+  if (!notes.empty()) std::cout << "Notes:\n" << notes;
   const T baseline = results[0].metrics.all_best_effort;
   std::cout << "\nNo-AR NOVM-NOSR baseline: all best-effort leases done at " << baseline
             << " s (paper: " << paper_baseline << " s, " << std::showpos << std::fixed
@@ -405,7 +475,8 @@ int main(int argc, char** argv) {
   csv << "workload,configuration,all_best_effort_s,relative_to_baseline,mean_wait_s,"
          "mean_bounded_slowdown,best_effort_completed,best_effort_withdrawn,ar_accepted,"
          "ar_rejected,suspensions,migrations,cancellations,utilisation,cache_hits,cache_misses,"
-         "piggybacks,transfers,mb_transferred,run_seconds\n";
+         "piggybacks,transfers,mb_transferred"
+      << (timing ? ",run_seconds\n" : "\n");
   for (const auto& r : results) {
     const auto& m = r.metrics;
     csv << '"' << r.workload << "\"," << r.config << ',' << m.all_best_effort << ','
@@ -413,14 +484,255 @@ int main(int argc, char** argv) {
         << m.best_effort_completed << ',' << m.best_effort_withdrawn << ',' << m.ar_accepted << ','
         << m.ar_rejected << ',' << m.suspensions << ',' << m.migrations << ',' << m.cancellations
         << ',' << m.utilisation << ',' << r.images.cache_hits << ',' << r.images.cache_misses << ','
-        << r.images.piggybacks << ',' << r.images.transfers << ',' << r.images.mb_transferred << ','
-        << r.seconds << '\n';
+        << r.images.piggybacks << ',' << r.images.transfers << ',' << r.images.mb_transferred;
+    if (timing) csv << ',' << r.seconds;
+    csv << '\n';
   }
   if (!examples::close_output(csv, csv_path)) return 1;
-  double total = 0.0;
-  for (const auto& r : results) total += r.seconds;
-  std::cout << "\n"
-            << results.size() << " simulations, " << std::setprecision(1) << total
-            << " s of simulation time; results in " << csv_path << '\n';
+  std::cout << '\n' << results.size() << " simulations";
+  if (timing) {
+    double total = 0.0;
+    for (const auto& r : results) total += r.seconds;
+    std::cout << ", " << std::setprecision(1) << total << " s of simulation time";
+  }
+  std::cout << "; results in " << csv_path << '\n';
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  sweep s;
+  unsigned jobs = 2;
+  std::string csv_path = "haizea_experiment.csv";
+  std::string shard_option;
+  std::string shard_dir = "haizea_shards";
+  std::string merge_dir;
+  bool no_timing = false;
+  std::vector<std::string> config_names;
+  for (const auto& c : configurations()) config_names.push_back(c.name);
+  CLI::App app{
+      "Table 1 of Sotomayor, Keahey & Foster (HPDC'08) on the paper's Blue Horizon workload "
+      "(or a generated one with --generated)."};
+  app.option_defaults()->always_capture_default();
+  auto* all_opt = app.add_flag("--all", s.all, "run all 72 workloads, not just three");
+  auto* generated_opt =
+      app.add_flag("--generated", s.generated, "ignore ../shared and generate the workloads");
+  auto* jobs_opt =
+      app.add_option("--jobs", jobs, "simulations in parallel")->check(CLI::Range(1U, 1024U));
+  app.add_option("--csv", csv_path, "where to write one line per run");
+  auto* seed_opt =
+      app.add_option("--seed", s.seed, "seed of the generated workloads and image assignments");
+  auto* days_opt =
+      app.add_option("--days", s.days,
+                     "only the first D days of the trace (a quick smoke run; the baseline is then "
+                     "that shorter run's); 0: all")
+          ->check(CLI::Range(T{0}, T{100'000}));
+  auto* configs_opt =
+      app.add_option("--configs", s.configs, "only these configurations (comma-separated)")
+          ->delimiter(',')
+          ->check(CLI::IsMember(config_names));
+  auto* shard_opt =
+      app.add_option("--shard", shard_option,
+                     "run only runs whose index is I modulo N (0 <= I < N) and write their raw "
+                     "results to --shard-dir; default from SLURM_ARRAY_TASK_ID/_MIN/_COUNT")
+          ->check(examples::shard_form());
+  auto* shard_dir_opt =
+      app.add_option("--shard-dir", shard_dir, "where a shard writes shard-I-of-N.txt");
+  app.add_option("--merge", merge_dir,
+                 "run nothing: build the tables and the CSV from the shard files in this "
+                 "directory (the sweep options are read from them)")
+      // The sweep is the one the shards recorded: options choosing another would be ignored.
+      ->excludes(shard_opt)
+      ->excludes(shard_dir_opt)
+      ->excludes(all_opt)
+      ->excludes(generated_opt)
+      ->excludes(jobs_opt)
+      ->excludes(seed_opt)
+      ->excludes(days_opt)
+      ->excludes(configs_opt);
+  app.add_flag("--no-timing", no_timing,
+               "leave the run_seconds column and the total simulation time out (for outputs "
+               "that must compare byte for byte)");
+  if (const auto code = examples::parse(app, argc, argv)) return *code;
+  const bool timing = !no_timing;
+  const auto configs = configurations();
+
+  if (!merge_dir.empty()) {
+    // The shard count is the N of the files there; every shard 0..N-1 must be present.
+    std::optional<std::size_t> count;
+    std::error_code error;
+    for (std::filesystem::directory_iterator it(merge_dir, error), end; !error && it != end;
+         it.increment(error)) {
+      const std::string name = it->path().filename().string();
+      std::size_t index = 0;
+      std::size_t n = 0;
+      char tail = 0;
+      if (std::sscanf(name.c_str(), "shard-%zu-of-%zu.tx%c", &index, &n, &tail) != 3) continue;
+      if (count && *count != n) {
+        std::cerr << "error: " << merge_dir << " holds shards of different counts (" << *count
+                  << " and " << n << ", e.g. " << it->path().string() << ")\n";
+        return 1;
+      }
+      count = n;
+    }
+    if (error) {
+      std::cerr << "error: cannot read directory " << merge_dir << ": " << error.message() << '\n';
+      return 1;
+    }
+    if (!count || *count == 0) {
+      std::cerr << "error: no shard files (shard-I-of-N.txt) in " << merge_dir << '\n';
+      return 1;
+    }
+    best_effort_summary b;
+    std::size_t runs = 0;
+    std::vector<outcome> results;
+    std::vector<bool> seen;
+    for (std::size_t i = 0; i < *count; ++i) {
+      const examples::shard sh{i, *count};
+      if (!read_shard(shard_path(merge_dir, sh), sh, s, i == 0, runs, b, results, seen)) return 1;
+    }
+    for (const auto& name : s.configs)
+      if (std::find(config_names.begin(), config_names.end(), name) == config_names.end()) {
+        std::cerr << "error: " << shard_path(merge_dir, {0, *count}).string()
+                  << ": line 3: unknown configuration " << name << '\n';
+        return 1;
+      }
+    const auto workloads = s.workloads();
+    const auto tasks = tasks_of(s, workloads.size(), configs);
+    if (tasks.size() != runs) {
+      std::cerr << "error: " << shard_path(merge_dir, {0, *count}).string() << ": line 3: " << runs
+                << " runs, but its sweep has " << tasks.size() << '\n';
+      return 1;
+    }
+    for (std::size_t i = 0; i < runs; ++i)
+      if (!seen[i]) {
+        std::cerr << "error: run " << i << " is in no shard file of " << merge_dir << '\n';
+        return 1;
+      }
+    std::ofstream csv;
+    if (!examples::open_output(csv, csv_path)) return 1;
+    print_best_effort(s, b);
+    return report(workloads, tasks, results, configs, csv, csv_path, timing);
+  }
+
+  std::optional<examples::shard> shard;
+  if (!shard_option.empty()) {
+    shard.emplace();
+    (void)examples::parse_shard(shard_option, *shard);  // validated by the option's check
+  } else {
+    shard = examples::slurm_array_shard();
+  }
+
+  const std::filesystem::path data =
+      std::filesystem::path(LEASEHOLD_SHARED_DIR) / "haizea-workloads";
+  const bool have_data = !s.generated;
+  if (have_data && !std::filesystem::exists(data / "blue-30days.swf")) {
+    std::cerr << "error: the paper's workload " << (data / "blue-30days.swf").string()
+              << " is not there; pass --generated to run on generated workloads instead\n";
+    return 1;
+  }
+  if (have_data && !examples::check_input((data / "blue-30days.swf").string())) return 1;
+
+  // Best-effort requests: the paper's 5,545 (§4.2), or the workload model's imitation.
+  lh::swf::log log;
+  if (have_data) {
+    std::ifstream in(data / "blue-30days.swf");
+    log = lh::swf::read(in);
+  } else {
+    log = lh::workload::generate_batch(lh::workload::batch_model{}, s.seed);
+  }
+  auto best_effort = lh::workload::to_best_effort<T>(log.records);
+  const T cut = s.days > 0 ? s.days * 86400 : lh::forever<T>;
+  std::erase_if(best_effort, [cut](const auto& l) { return l.submit >= cut; });
+  T last_submit = 0;
+  for (const auto& l : best_effort) last_submit = std::max(last_submit, l.submit);
+  const best_effort_summary summary{
+      best_effort.size(), static_cast<std::size_t>(
+                              std::count_if(best_effort.begin(), best_effort.end(),
+                                            [](const auto& l) { return l.withdraw.has_value(); }))};
+  print_best_effort(s, summary);
+
+  const auto workloads = s.workloads();
+  // With the paper's data every AR injection file must be there: none is replaced by a
+  // generated one behind the user's back.
+  if (have_data)
+    for (const auto& w : workloads)
+      if (!examples::check_input((data / "ar-injections-30days" / w.file()).string())) return 1;
+
+  // Opened before the (long) runs so that an unwritable path fails at once.
+  std::ofstream csv;
+  const std::filesystem::path shard_file =
+      shard ? shard_path(shard_dir, *shard) : std::filesystem::path();
+  if (shard) {
+    if (!examples::make_directories(shard_dir)) return 1;
+  } else if (!examples::open_output(csv, csv_path)) {
+    return 1;
+  }
+
+  auto load_ars = [&](const workload_id& w, std::size_t& left_out) {
+    std::vector<lh::haizea::injection> lines;
+    if (have_data) {
+      std::ifstream in(data / "ar-injections-30days" / w.file());
+      lines = lh::haizea::read_injections(in).leases;
+    } else {
+      lh::workload::ar_injection_config c;
+      c.rho = w.rho / 100.0;
+      c.delta = w.delta * 3600;
+      c.nu = w.size == 1 ? lh::workload::small_leases
+                         : (w.size == 2 ? lh::workload::medium_leases : lh::workload::large_leases);
+      c.trace_end = last_submit;
+      lines = lh::workload::generate_ar_injections(
+          c, s.seed + static_cast<std::uint64_t>(100 * w.rho + 10 * w.delta + w.size));
+    }
+    // Four lines of the published files (in [25%/1H/small] and [30%/1H/small]) start before
+    // they arrive, at negative times; the scheduler rejects such terms as malformed, so they
+    // are left out here and counted.
+    const auto before = lines.size();
+    std::erase_if(lines, [](const lh::haizea::injection& l) { return l.start < l.arrival; });
+    left_out = before - lines.size();
+    std::erase_if(lines, [cut](const lh::haizea::injection& l) { return l.start >= cut; });
+    return lh::haizea::to_lease_terms<T>(lines, ar_first_id);
+  };
+
+  // Every run of the sweep (or of this shard) on `jobs` threads; results kept in run order so
+  // that the output does not depend on the threads.
+  const auto tasks = tasks_of(s, workloads.size(), configs);
+  std::vector<std::size_t> mine;
+  for (std::size_t i = 0; i < tasks.size(); ++i)
+    if (!shard || shard->owns(i)) mine.push_back(i);
+  std::vector<outcome> results(tasks.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> finished{0};
+  std::mutex output;
+  auto worker = [&] {
+    while (true) {
+      const std::size_t k = next++;
+      if (k >= mine.size()) return;
+      const std::size_t i = mine[k];
+      const task& t = tasks[i];
+      const auto started = std::chrono::steady_clock::now();
+      outcome& r = results[i];
+      if (t.workload == workloads.size())
+        simulate(best_effort, {}, configs[t.config], s.seed, r);
+      else
+        simulate(best_effort, load_ars(workloads[t.workload], r.left_out), configs[t.config],
+                 s.seed, r);
+      r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const std::lock_guard lock(output);
+      progress(++finished, mine.size());
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned j = 0; j < std::max(1u, jobs); ++j) threads.emplace_back(worker);
+  for (auto& thread : threads) thread.join();
+
+  if (shard) {
+    if (!examples::write_file(shard_file, shard_text(s, *shard, summary, tasks, results))) return 1;
+    std::cout << "Shard " << shard->index << '/' << shard->count << ": " << mine.size() << " of "
+              << tasks.size() << " runs; raw results in " << shard_file.string()
+              << " (build the tables with --merge " << shard_dir << ")\n";
+    return 0;
+  }
+  return report(workloads, tasks, results, configs, csv, csv_path, timing);
 }

@@ -13,6 +13,9 @@ leasehold_packages+=(python3-dev pybind11-dev python3-pybind11 python3-pytest py
 # The fuzz preset (scripts/fuzz): Debian's default clang and the compiler-rt package that
 # provides libFuzzer (-fsanitize=fuzzer) and the sanitizer runtimes for it.
 leasehold_fuzz_packages=(clang libclang-rt-dev)
+# The Slurm test (tests/slurm/run_sweep.sh): a one-node Slurm cluster with munge
+# authentication, started by the test itself.
+leasehold_slurm_packages=(slurm-wlm munge)
 
 ensure_packages() {
   local missing=()
