@@ -123,8 +123,43 @@ struct outcome {
   lh::sim::lease_metrics metrics;
   staging::staging_stats images;
   double seconds = 0.0;
-  std::size_t left_out = 0;  // ARs of the injection file starting before their arrival
+  std::size_t left_out = 0;             // ARs of the injection file starting before their arrival
+  std::vector<std::string> lease_rows;  // --leases: one CSV row per lease
 };
+
+// --leases: one row per lease, the file a researcher compares with another simulator's
+// (Haizea's own per-lease results). Wait and bounded slowdown as in §4.4.
+constexpr const char* lease_header =
+    "workload,config,id,kind,submit,first_start,end,nodes,requested_duration,real_duration,"
+    "wait,bounded_slowdown,suspensions,migrations,state";
+
+template <class Scheduler>
+std::vector<std::string> lease_rows(const Scheduler& scheduler, const std::string& workload,
+                                    const std::string& config) {
+  std::vector<std::string> rows;
+  rows.reserve(scheduler.leases().size());
+  for (const auto& [id, l] : scheduler.leases()) {
+    std::ostringstream row;
+    const char* kind = l.terms.kind == lease::lease_kind::best_effort ? "best_effort"
+                       : l.terms.kind == lease::lease_kind::immediate ? "immediate"
+                                                                      : "advance_reservation";
+    row << workload << ',' << config << ',' << id << ',' << kind << ',' << l.terms.submit << ',';
+    if (l.first_start) row << *l.first_start;
+    row << ',';
+    if (l.end) row << *l.end;
+    row << ',' << l.terms.nodes << ',' << l.terms.duration << ',' << l.terms.real_duration << ',';
+    if (l.first_start) row << *l.first_start - l.terms.submit;
+    row << ',';
+    if (l.end) {
+      const double run = static_cast<double>(l.terms.real_duration);
+      row << std::setprecision(6)
+          << static_cast<double>(*l.end - l.terms.submit) / std::max(run, 10.0);
+    }
+    row << ',' << l.suspensions << ',' << l.migrations << ',' << l.state;
+    rows.push_back(row.str());
+  }
+  return rows;
+}
 
 lease::scheduler_config<T> paper_cluster(lease::scheduler_config<T> c) {
   c.backfill = lease::backfilling::aggressive();
@@ -142,17 +177,31 @@ node_table paper_table_of_nodes() {
   return node_table(cluster_nodes, lease::node_resources{1, 1024, 20 * 1024, 10});
 }
 
+// How a run is set up beyond its configuration: Haizea's own choices (--haizea-choices) and
+// whether per-lease rows are kept (--leases).
+struct run_options {
+  bool haizea_choices = false;
+  bool keep_leases = false;
+  std::string workload;  // the label of the per-lease rows
+};
+
+lease::scheduler_config<T> run_config(const configuration& c, const run_options& o) {
+  auto config = paper_cluster(c.config);
+  return o.haizea_choices ? config.with_haizea_choices() : config;
+}
+
 void simulate(const std::vector<lease::lease_terms<T>>& best_effort,
               const std::vector<lease::lease_terms<T>>& ars, const configuration& c,
-              std::uint64_t seed, outcome& result) {
+              std::uint64_t seed, const run_options& o, outcome& result) {
   std::vector<lease::lease_terms<T>> all = best_effort;
   all.insert(all.end(), ars.begin(), ars.end());
   if (c.vm_image)
     for (auto& l : all) l.image = lease::disk_image{"predeployed.img", 4096};
   if (!c.staged) {
-    lease::lease_scheduler<> scheduler(paper_table_of_nodes(), paper_cluster(c.config));
+    lease::lease_scheduler<> scheduler(paper_table_of_nodes(), run_config(c, o));
     lh::sim::simulate_leases(scheduler, all);
     result.metrics = lh::sim::measure(scheduler.leases(), cluster_nodes);
+    if (o.keep_leases) result.lease_rows = lease_rows(scheduler, o.workload, c.name);
     return;
   }
   // §4.2: one of 37 images of 4 GB per request (the same list for every staging
@@ -166,9 +215,10 @@ void simulate(const std::vector<lease::lease_terms<T>>& best_effort,
   for (std::size_t i = 0; i < lh::workload::image_weights(assignment).size(); ++i)
     images.add_image({assignment.prefix + std::to_string(i), assignment.size_mb});
   lease::lease_scheduler<lh::free_list<T, lease::node_resources>, staging::image_staging<>>
-      scheduler(paper_table_of_nodes(), paper_cluster(c.config), std::move(images));
+      scheduler(paper_table_of_nodes(), run_config(c, o), std::move(images));
   lh::sim::simulate_leases(scheduler, all);
   result.metrics = lh::sim::measure(scheduler.leases(), cluster_nodes);
+  if (o.keep_leases) result.lease_rows = lease_rows(scheduler, o.workload, c.name);
   result.images = scheduler.preparation_step().stats();
 }
 
@@ -204,7 +254,9 @@ struct sweep {
   bool generated = false;
   std::uint64_t seed = 2008;
   T days = 0;
-  std::vector<std::string> configs;  // empty: all
+  std::vector<std::string> configs;            // empty: all
+  bool haizea_choices = false;                 // scheduler_config::with_haizea_choices()
+  std::string cancelled = "queue_until_wait";  // SWF status-5 jobs (workload::cancelled_policy)
 
   [[nodiscard]] std::string configs_text() const {
     std::string text;
@@ -250,7 +302,11 @@ struct best_effort_summary {
 void print_best_effort(const sweep& s, const best_effort_summary& b) {
   std::cout << "Best-effort leases: " << b.leases << " ("
             << (s.generated ? "generated" : "blue-30days.swf") << "), " << b.withdrawable
-            << " withdrawn if not started by submit + wait\n";
+            << (s.cancelled == "queue_until_wait"
+                    ? " cancelled while waiting: held in the queue until submit + wait, never "
+                      "started"
+                    : " withdrawn if not started by submit + wait")
+            << (s.haizea_choices ? "; Haizea's own choices on" : "") << '\n';
 }
 
 // A shard's file: its raw per-run results, every number exact (integers, doubles in
@@ -267,7 +323,8 @@ std::string shard_text(const sweep& s, const examples::shard& sh, const best_eff
   std::ostringstream out;
   out << shard_magic << "\nshard " << sh.index << ' ' << sh.count << "\nsweep " << s.all << ' '
       << s.generated << ' ' << s.seed << ' ' << s.days << ' ' << s.configs_text() << ' '
-      << tasks.size() << "\nbest_effort " << b.leases << ' ' << b.withdrawable << '\n';
+      << s.haizea_choices << ' ' << s.cancelled << ' ' << tasks.size() << "\nbest_effort "
+      << b.leases << ' ' << b.withdrawable << '\n';
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     if (!sh.owns(i)) continue;
     const auto& r = results[i];
@@ -328,7 +385,7 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
     sweep here;
     std::size_t runs = 0;
     if (!(fields >> word >> here.all >> here.generated >> here.seed >> here.days >> configs >>
-          runs) ||
+          here.haizea_choices >> here.cancelled >> runs) ||
         word != "sweep")
       return fail("malformed sweep line '" + line + "'");
     if (configs != "-") {
@@ -339,7 +396,9 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
       s = here;
       expected_runs = runs;
     } else if (here.all != s.all || here.generated != s.generated || here.seed != s.seed ||
-               here.days != s.days || here.configs != s.configs || runs != expected_runs) {
+               here.days != s.days || here.configs != s.configs ||
+               here.haizea_choices != s.haizea_choices || here.cancelled != s.cancelled ||
+               runs != expected_runs) {
       return fail("a different sweep than the first shard's ('" + line + "')");
     }
   }
@@ -532,6 +591,21 @@ int main(int argc, char** argv) {
       app.add_option("--configs", s.configs, "only these configurations (comma-separated)")
           ->delimiter(',')
           ->check(CLI::IsMember(config_names));
+  auto* haizea_opt = app.add_flag(
+      "--haizea-choices", s.haizea_choices,
+      "make every choice as the paper-era Haizea's code did (scheduler_config::"
+      "with_haizea_choices: stretched ARs, per-VM overhead, slide-back re-planning, migration "
+      "transfers first, ...)");
+  auto* cancelled_opt =
+      app.add_option("--cancelled", s.cancelled,
+                     "SWF jobs cancelled while waiting (status 5): queue_until_wait (as Haizea: "
+                     "held until submit + wait, never started), withdraw_at_wait, "
+                     "run_requested_time or skip")
+          ->check(CLI::IsMember(
+              {"queue_until_wait", "withdraw_at_wait", "run_requested_time", "skip"}));
+  std::string leases_path;
+  auto* leases_opt = app.add_option("--leases", leases_path,
+                                    "also write one CSV row per lease of every run to this file");
   auto* shard_opt =
       app.add_option("--shard", shard_option,
                      "run only runs whose index is I modulo N (0 <= I < N) and write their raw "
@@ -550,7 +624,11 @@ int main(int argc, char** argv) {
       ->excludes(jobs_opt)
       ->excludes(seed_opt)
       ->excludes(days_opt)
-      ->excludes(configs_opt);
+      ->excludes(configs_opt)
+      ->excludes(haizea_opt)
+      ->excludes(cancelled_opt)
+      ->excludes(leases_opt);
+  leases_opt->excludes(shard_opt);
   app.add_flag("--no-timing", no_timing,
                "leave the run_seconds column and the total simulation time out (for outputs "
                "that must compare byte for byte)");
@@ -642,7 +720,14 @@ int main(int argc, char** argv) {
   } else {
     log = lh::workload::generate_batch(lh::workload::batch_model{}, s.seed);
   }
-  auto best_effort = lh::workload::to_best_effort<T>(log.records);
+  lh::workload::swf_conversion conversion;
+  if (s.cancelled == "withdraw_at_wait")
+    conversion.cancelled = lh::workload::cancelled_policy::withdraw_at_wait;
+  else if (s.cancelled == "run_requested_time")
+    conversion.cancelled = lh::workload::cancelled_policy::run_requested_time;
+  else if (s.cancelled == "skip")
+    conversion.cancelled = lh::workload::cancelled_policy::skip;
+  auto best_effort = lh::workload::to_best_effort<T>(log.records, conversion);
   const T cut = s.days > 0 ? s.days * 86400 : lh::forever<T>;
   std::erase_if(best_effort, [cut](const auto& l) { return l.submit >= cut; });
   T last_submit = 0;
@@ -669,6 +754,8 @@ int main(int argc, char** argv) {
   } else if (!examples::open_output(csv, csv_path)) {
     return 1;
   }
+  std::ofstream leases_csv;
+  if (!leases_path.empty() && !examples::open_output(leases_csv, leases_path)) return 1;
 
   auto load_ars = [&](const workload_id& w, std::size_t& left_out) {
     std::vector<lh::haizea::injection> lines;
@@ -713,11 +800,13 @@ int main(int argc, char** argv) {
       const task& t = tasks[i];
       const auto started = std::chrono::steady_clock::now();
       outcome& r = results[i];
+      run_options o{s.haizea_choices, !leases_path.empty(),
+                    t.workload == workloads.size() ? "no-AR" : workloads[t.workload].file()};
       if (t.workload == workloads.size())
-        simulate(best_effort, {}, configs[t.config], s.seed, r);
+        simulate(best_effort, {}, configs[t.config], s.seed, o, r);
       else
         simulate(best_effort, load_ars(workloads[t.workload], r.left_out), configs[t.config],
-                 s.seed, r);
+                 s.seed, o, r);
       r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const std::lock_guard lock(output);
       progress(++finished, mine.size());
@@ -733,6 +822,17 @@ int main(int argc, char** argv) {
               << tasks.size() << " runs; raw results in " << shard_file.string()
               << " (build the tables with --merge " << shard_dir << ")\n";
     return 0;
+  }
+  if (leases_csv.is_open()) {
+    leases_csv << lease_header << '\n';
+    for (const auto& r : results)
+      for (const auto& row : r.lease_rows) leases_csv << row << '\n';
+    leases_csv.flush();
+    if (!leases_csv) {
+      std::cerr << "error: could not write " << leases_path << '\n';
+      return 1;
+    }
+    std::cout << "Per-lease rows in " << leases_path << '\n';
   }
   return report(workloads, tasks, results, configs, csv, csv_path, timing);
 }
