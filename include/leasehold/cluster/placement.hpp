@@ -5,9 +5,12 @@
 // the three-dimensional slot table of Sotomayor, Keahey & Foster (Haizea, §3.2): resource
 // usage x nodes x time.
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 #include <ostream>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "leasehold/core/capacity.hpp"
@@ -56,5 +59,22 @@ struct placement {
 struct no_preference {
   [[nodiscard]] constexpr int operator()(std::size_t /*node*/) const noexcept { return 0; }
 };
+
+// How nodes are picked among equals, by the slot table's gang placement and by the lease
+// scheduler's node choice alike: keeps the `count` of `candidates` (given in increasing id
+// order, at least `count` of them) with the smallest key(node), asked once per candidate,
+// ties by node id, and leaves them in increasing id order.
+template <class Key>
+void keep_preferred(std::vector<std::size_t>& candidates, std::size_t count, Key&& key) {
+  using key_type = std::decay_t<std::invoke_result_t<Key&, std::size_t>>;
+  std::vector<std::pair<key_type, std::size_t>> keyed;
+  keyed.reserve(candidates.size());
+  for (std::size_t node : candidates) keyed.emplace_back(key(node), node);
+  // Stable: equal keys keep the increasing id order they came in.
+  std::ranges::stable_sort(keyed, [](const auto& a, const auto& b) { return a.first < b.first; });
+  candidates.clear();
+  for (std::size_t i = 0; i < count; ++i) candidates.push_back(keyed[i].second);
+  std::ranges::sort(candidates);
+}
 
 }  // namespace leasehold::cluster

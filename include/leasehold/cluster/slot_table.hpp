@@ -414,21 +414,12 @@ class slot_table {
                      Preference& preference, time_type start) {
     if constexpr (!std::same_as<Preference, no_preference>) {
       constexpr bool with_start = std::invocable<Preference&, std::size_t, time_type>;
-      auto key = [&](std::size_t i) {
+      keep_preferred(candidates, count, [&](std::size_t i) {
         if constexpr (with_start)
           return preference(i, start);
         else
           return preference(i);
-      };
-      using key_type = std::decay_t<decltype(key(std::size_t{}))>;
-      std::vector<std::pair<key_type, std::size_t>> keyed;
-      keyed.reserve(candidates.size());
-      for (std::size_t i : candidates) keyed.emplace_back(key(i), i);
-      std::ranges::stable_sort(keyed,
-                               [](const auto& a, const auto& b) { return a.first < b.first; });
-      candidates.clear();
-      for (std::size_t i = 0; i < count; ++i) candidates.push_back(keyed[i].second);
-      std::ranges::sort(candidates);
+      });
     } else {
       candidates.resize(count);
     }

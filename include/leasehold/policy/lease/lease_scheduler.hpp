@@ -1131,16 +1131,10 @@ class lease_scheduler {
   // Keeps the `n` preferred of `nodes` (given and returned in increasing id order).
   void keep_preferred(std::vector<std::size_t>& nodes, std::size_t n, const record_type& l,
                       interval<time_type> span) const {
-    if constexpr (chooses_nodes) {
-      std::vector<std::pair<node_key_type, std::size_t>> keyed;
-      keyed.reserve(nodes.size());
-      for (std::size_t node : nodes) keyed.emplace_back(node_key(node, l, span), node);
-      std::ranges::stable_sort(keyed,
-                               [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (std::size_t i = 0; i < n; ++i) nodes[i] = keyed[i].second;
-    }
-    nodes.resize(n);
-    std::ranges::sort(nodes);
+    if constexpr (chooses_nodes)
+      cluster::keep_preferred(nodes, n, [&](std::size_t node) { return node_key(node, l, span); });
+    else
+      nodes.resize(n);
   }
 
   // Where and when a queued lease would run: now only, or at its earliest if it may hold a
