@@ -45,6 +45,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -247,6 +248,14 @@ void progress(std::size_t done, std::size_t total) {
   if (done == total) std::cerr << '\n';
 }
 
+// --cancelled: the names of workload::cancelled_policy, for the option's check and the
+// conversion alike.
+const std::map<std::string, lh::workload::cancelled_policy> cancelled_policies{
+    {"queue_until_wait", lh::workload::cancelled_policy::queue_until_wait},
+    {"withdraw_at_wait", lh::workload::cancelled_policy::withdraw_at_wait},
+    {"run_requested_time", lh::workload::cancelled_policy::run_requested_time},
+    {"skip", lh::workload::cancelled_policy::skip}};
+
 // What chooses a sweep's runs and their inputs. A shard file records it, so that the merge
 // step rebuilds the same list of runs and refuses shards of different sweeps.
 struct sweep {
@@ -388,6 +397,8 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
           here.haizea_choices >> here.cancelled >> runs) ||
         word != "sweep")
       return fail("malformed sweep line '" + line + "'");
+    if (!cancelled_policies.contains(here.cancelled))
+      return fail("unknown cancelled-job policy '" + here.cancelled + "'");
     if (configs != "-") {
       std::istringstream names(configs);
       for (std::string name; std::getline(names, name, ',');) here.configs.push_back(name);
@@ -601,8 +612,7 @@ int main(int argc, char** argv) {
                      "SWF jobs cancelled while waiting (status 5): queue_until_wait (as Haizea: "
                      "held until submit + wait, never started), withdraw_at_wait, "
                      "run_requested_time or skip")
-          ->check(CLI::IsMember(
-              {"queue_until_wait", "withdraw_at_wait", "run_requested_time", "skip"}));
+          ->check(CLI::IsMember(cancelled_policies));
   std::string leases_path;
   auto* leases_opt = app.add_option("--leases", leases_path,
                                     "also write one CSV row per lease of every run to this file");
@@ -721,12 +731,7 @@ int main(int argc, char** argv) {
     log = lh::workload::generate_batch(lh::workload::batch_model{}, s.seed);
   }
   lh::workload::swf_conversion conversion;
-  if (s.cancelled == "withdraw_at_wait")
-    conversion.cancelled = lh::workload::cancelled_policy::withdraw_at_wait;
-  else if (s.cancelled == "run_requested_time")
-    conversion.cancelled = lh::workload::cancelled_policy::run_requested_time;
-  else if (s.cancelled == "skip")
-    conversion.cancelled = lh::workload::cancelled_policy::skip;
+  conversion.cancelled = cancelled_policies.at(s.cancelled);  // checked by --cancelled
   auto best_effort = lh::workload::to_best_effort<T>(log.records, conversion);
   const T cut = s.days > 0 ? s.days * 86400 : lh::forever<T>;
   std::erase_if(best_effort, [cut](const auto& l) { return l.submit >= cut; });

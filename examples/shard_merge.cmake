@@ -77,6 +77,13 @@ if(CHECK_ERRORS)
   file(WRITE "${WORK}/corrupt/shard-2-of-${SHARDS}.txt" "${text}")
   expect_failure(1 "corrupt/shard-2-of-${SHARDS}.txt: line 5: malformed run line" "${PROGRAM}"
                  --merge "${WORK}/corrupt" --csv "${WORK}/corrupt.csv")
+  # An unknown cancelled-job policy in the sweep line: exit 1, naming the path and the line.
+  file(COPY "${WORK}/shards/" DESTINATION "${WORK}/policy")
+  file(READ "${WORK}/policy/shard-0-of-${SHARDS}.txt" text)
+  string(REPLACE " queue_until_wait " " nosuch " text "${text}")
+  file(WRITE "${WORK}/policy/shard-0-of-${SHARDS}.txt" "${text}")
+  expect_failure(1 "policy/shard-0-of-${SHARDS}.txt: line 3: unknown cancelled-job policy 'nosuch'"
+                 "${PROGRAM}" --merge "${WORK}/policy" --csv "${WORK}/policy.csv")
   # No shard file at all.
   file(MAKE_DIRECTORY "${WORK}/empty")
   expect_failure(1 "no shard files .shard-I-of-N.txt. in [^\n]*empty" "${PROGRAM}" --merge
