@@ -1,0 +1,343 @@
+#pragma once
+
+// Best-effort leases (Sotomayor, Keahey & Foster §3.2): the queue served in its order (FIFO
+// by submit time, or a user's queue_order) with the configured backfilling, each lease
+// planned at its earliest start:
+//
+//  - a lease that can be suspended starts as soon as n nodes are free for a minimum run, on
+//    the nodes free longest (those where it needs no suspension first), and is suspended
+//    before whatever blocks it; otherwise it needs its whole duration;
+//  - a suspended lease resumes on its own nodes, or migrates when that is strictly earlier
+//    (booked with the resume, or, as Haizea does, transferred first: config.hpp);
+//  - after anything changes the schedule is re-evaluated: waiting reservations are
+//    unscheduled and the queue planned again (replanning::whole_queue), or, as in Haizea's
+//    code, the leases booked after one that ended early slide back on its nodes
+//    (replanning::slide_back).
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "leasehold/core/detail/describe.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/policy/lease/detail/reservation_admission.hpp"
+#include "leasehold/policy/lease/queue_order.hpp"
+
+namespace leasehold::policy::lease::detail {
+
+template <class A, class Preparation, class QueueOrder, class NodeChoice>
+class best_effort_planning : public reservation_admission<A, Preparation, QueueOrder, NodeChoice> {
+  using base = reservation_admission<A, Preparation, QueueOrder, NodeChoice>;
+
+ public:
+  using typename base::capacity_type;
+  using typename base::record_type;
+  using typename base::segment_type;
+  using typename base::table_type;
+  using typename base::terms_type;
+  using typename base::time_type;
+
+ protected:
+  using base::base;
+
+  using base::book;
+  using base::booked_vector;
+  using base::chooses_nodes;
+  using base::config_;
+  using base::enqueue;
+  using base::leases_;
+  using base::log_;
+  using base::may_suspend;
+  using base::migration_time;
+  using base::node_key;
+  using base::now_;
+  using base::order_;
+  using base::overhead;
+  using base::prep_;
+  using base::queue_;
+  using base::reserved_;
+  using base::resume_time;
+  using base::settle_finish;
+  using base::suspend_time;
+  using base::table_;
+  using base::time_for;
+  using base::transfer_vector;
+  using base::unbook;
+  using typename base::node_key_type;
+
+  // Unschedules every best-effort lease that holds a reservation but has not begun, then
+  // plans the queue again in its order: the schedule after anything changed.
+  void reevaluate() {
+    if (config_.replan == replanning::whole_queue) {
+      for (const std::uint64_t id :
+           std::vector<std::uint64_t>(reserved_.begin(), reserved_.end())) {
+        record_type& l = leases_.at(id);
+        unbook(l, now_);
+        enqueue(l);
+      }
+    }
+    const std::size_t limit = config_.backfill.max_reservations();
+    std::size_t reservations = reserved_.size();  // kept bookings count (slide_back)
+    for (const std::uint64_t id : served_order()) {
+      record_type& l = leases_.at(id);
+      if (l.terms.hold_in_queue) continue;  // it only waits for its withdrawal (lease_terms)
+      const bool may_reserve = reservations < limit;
+      if (!may_reserve && !fits(booked_vector(l.terms), table_.aggregate().free_at(now_))) {
+        if (config_.backfill.kind == backfilling::mode::off) break;
+        continue;  // quick rejection: not even one VM fits anywhere now
+      }
+      std::optional<segment_type> seg = plan(l, may_reserve);
+      if (!seg) {
+        if (config_.backfill.kind == backfilling::mode::off) break;
+        continue;
+      }
+      // A lease that waits only for its own image transfer starts "now" as far as
+      // backfilling goes (Haizea §3.2: the earliest start of each node counts the time the
+      // image needs to get there); only a later start holds a future reservation.
+      const time_type lead =
+          seg->transfer ? static_cast<time_type>(seg->transfer->end - now_) : preparation_lead(l);
+      const bool future = seg->booked.begin > now_ + lead;
+      book(l, std::move(*seg));
+      if (future) {
+        ++reservations;
+        log_.insert(reserved_, id);
+      }
+    }
+  }
+
+  // With replanning::slide_back (Haizea's code), a lease that ended early has freed `freed`
+  // from now on: the best-effort leases booked to begin later on any of those nodes move as
+  // early as their own nodes allow, in the order of their starts. Otherwise nothing: the
+  // whole queue is planned again anyway.
+  void slide_back(const std::vector<std::size_t>& freed) {
+    if (config_.replan != replanning::slide_back) return;
+    std::vector<std::pair<time_type, std::uint64_t>> later;
+    for (const std::uint64_t id : reserved_) {
+      const segment_type& seg = *leases_.at(id).current;
+      const bool shares = std::ranges::any_of(
+          seg.nodes, [&](std::size_t node) { return std::ranges::binary_search(freed, node); });
+      if (shares && seg.booked.begin > now_) later.emplace_back(seg.booked.begin, id);
+    }
+    std::ranges::sort(later);
+    for (const auto& entry : later) slide(leases_.at(entry.second));
+  }
+
+  // Moves a booked lease to its earliest start on its own nodes (never later: its own slot is
+  // free once it is unbooked), the whole booking shifted alike.
+  void slide(record_type& l) {
+    const segment_type old = *l.current;
+    unbook(l, now_);
+    const auto length = static_cast<time_type>(old.booked.end - old.booked.begin);
+    const typename table_type::request_type request{
+        old.nodes.size(),
+        old.per_node,
+        length,
+        {now_, static_cast<time_type>(old.booked.begin + length)}};
+    const auto p = table_.earliest_fit(request, cluster::no_preference{}, [&](std::size_t node) {
+      if (!std::ranges::binary_search(old.nodes, node)) return forever<time_type>;
+      return old.resumes ? now_ : ready_at(l.terms, node);
+    });
+    if (!p || p->nodes != old.nodes)
+      throw invariant_violation(leasehold::detail::describe(
+          "lease_scheduler: lease ", l.terms.id, " lost its own slot while sliding back"));
+    const auto shift = static_cast<time_type>(old.booked.begin - p->start());
+    segment_type seg = old;
+    seg.booked = {static_cast<time_type>(old.booked.begin - shift),
+                  static_cast<time_type>(old.booked.end - shift)};
+    seg.run = {static_cast<time_type>(old.run.begin - shift),
+               static_cast<time_type>(old.run.end - shift)};
+    seg.finish = static_cast<time_type>(old.finish - shift);
+    const std::uint64_t id = l.terms.id;
+    book(l, std::move(seg));
+    if (l.state == lease_state::scheduled) log_.insert(reserved_, id);
+  }
+
+  // The queue in the order it is served now: FIFO, or by the queue order's keys (asked afresh,
+  // so that keys may depend on the time) with FIFO among equal keys.
+  [[nodiscard]] std::vector<std::uint64_t> served_order() const {
+    std::vector<std::uint64_t> ids;
+    ids.reserve(queue_.size());
+    if constexpr (std::same_as<QueueOrder, fifo_order>) {
+      for (const auto& entry : queue_) ids.push_back(entry.second);
+    } else {
+      using key_type = queue_key_t<QueueOrder, time_type, capacity_type>;
+      std::vector<std::pair<key_type, std::uint64_t>> keyed;
+      keyed.reserve(queue_.size());
+      for (const auto& entry : queue_) {
+        auto key = order_(leases_.at(entry.second), now_);
+        detail::check_sort_key("queue order", key, entry.second);
+        keyed.emplace_back(std::move(key), entry.second);
+      }
+      // queue_ is in FIFO order already: a stable sort keeps it among equal keys.
+      std::ranges::stable_sort(keyed,
+                               [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (const auto& entry : keyed) ids.push_back(entry.second);
+    }
+    return ids;
+  }
+
+  // Where and when a queued lease would run: now only, or at its earliest if it may hold a
+  // future reservation.
+  std::optional<segment_type> plan(const record_type& l, bool may_reserve) const {
+    std::optional<segment_type> best;
+    if (!l.suspended_on.empty()) {
+      // Resume on its own nodes, or, if allowed, migrate and resume elsewhere when that is
+      // strictly earlier.
+      // A transfer_first migration still under way: the state is not there before its end,
+      // and it does not move again meanwhile.
+      std::optional<time_type> arriving;
+      if (l.migration_transfer && l.migration_transfer->end > now_)
+        arriving = l.migration_transfer->end;
+      best = plan_on(l, may_reserve, resume_time(l.terms), &l.suspended_on, false, true, arriving);
+      if (config_.migrate == migration::allowed && !arriving &&
+          (!best || best->booked.begin > now_)) {
+        if (config_.migration_booking == migration_step::with_resume) {
+          auto moved =
+              plan_on(l, may_reserve,
+                      static_cast<time_type>(migration_time(l.terms) + resume_time(l.terms)),
+                      nullptr, true, true);
+          if (moved && (!best || moved->booked.begin < best->booked.begin)) best = std::move(moved);
+        } else {
+          auto moved = plan_transfer_first(l, may_reserve);
+          if (moved && (!best || moved->run.begin < best->run.begin)) best = std::move(moved);
+        }
+      }
+    } else {
+      best = plan_on(l, may_reserve, 0, nullptr, false, false);
+    }
+    return best;
+  }
+
+  // migration_step::transfer_first (Haizea): the image instance and memory state start moving
+  // now, holding only the destination's disk; the resume is planned on any nodes from the
+  // transfer's end. Nullopt when no nodes can take the transfer's disk now.
+  std::optional<segment_type> plan_transfer_first(const record_type& l, bool may_reserve) const {
+    const terms_type& t = l.terms;
+    const interval<time_type> transfer{now_, static_cast<time_type>(now_ + migration_time(t))};
+    auto seg = plan_on(l, may_reserve, resume_time(t), nullptr, false, true, transfer.end);
+    if (!seg) return std::nullopt;
+    if (const auto disk = transfer_vector(t)) {
+      for (std::size_t node : seg->nodes)
+        if (!fits(*disk, table_.node(node).min_free(transfer))) return std::nullopt;
+    }
+    seg->transfer = transfer;
+    return seg;
+  }
+
+  std::optional<segment_type> plan_on(const record_type& l, bool may_reserve, time_type lead,
+                                      const std::vector<std::size_t>* only, bool migrates,
+                                      bool resumes,
+                                      std::optional<time_type> not_before = std::nullopt) const {
+    const terms_type& t = l.terms;
+    const auto n = static_cast<std::size_t>(t.nodes);
+    const capacity_type v = booked_vector(t);
+    const auto work = time_for(l.remaining_max);
+    const auto full = static_cast<time_type>(lead + work + overhead(t));
+    time_type needed = full;
+    const bool suspendable = may_suspend(t);
+    if (suspendable) {
+      const time_type minimum_run = config_.minimum_run
+                                        ? *config_.minimum_run
+                                        : static_cast<time_type>(suspend_time(t) + resume_time(t));
+      needed = std::min(full, static_cast<time_type>(lead + std::max<time_type>(minimum_run, 1) +
+                                                     suspend_time(t)));
+    }
+    // A start that waits only for a migration's transfer counts as "now" for backfilling.
+    const time_type earliest = not_before.value_or(now_);
+    const interval<time_type> window{
+        now_, may_reserve ? forever<time_type>
+                          : static_cast<time_type>(earliest + (resumes ? 0 : preparation_lead(l)) +
+                                                   needed)};
+    const typename table_type::request_type request{n, v, needed, window};
+    auto allowed = [only](std::size_t node) {
+      return only == nullptr || std::ranges::find(*only, node) != only->end();
+    };
+    std::optional<typename table_type::placement_type> p;
+    auto ready = [&](std::size_t node) {
+      if (!allowed(node)) return forever<time_type>;
+      return std::max(earliest, resumes ? now_ : ready_at(t, node));
+    };
+    if constexpr (chooses_nodes) {
+      auto prefer = [&](std::size_t node, time_type start) {
+        return node_key(node, l, {start, static_cast<time_type>(start + full)});
+      };
+      if (only == nullptr && !not_before && (is_always_ready() || resumes))
+        p = table_.earliest_fit(request, prefer);
+      else
+        p = table_.earliest_fit(request, prefer, ready);
+    } else {
+      if (only == nullptr && !not_before && (is_always_ready() || resumes))
+        p = table_.earliest_fit(request);
+      else
+        p = table_.earliest_fit(request, cluster::no_preference{}, ready);
+    }
+    if (!p) return std::nullopt;
+    const time_type s = p->start();
+    segment_type seg;
+    seg.per_node = v;
+    seg.migrates = migrates;
+    seg.resumes = resumes;
+    seg.nodes = p->nodes;
+    seg.booked = {s, static_cast<time_type>(s + full)};
+    seg.run = {static_cast<time_type>(s + lead), static_cast<time_type>(s + lead + work)};
+    if (needed < full) {
+      // §3.2: the n nodes free longest from s, preferring those where the lease needs no
+      // suspension; the lease runs until the first of them is needed by someone else, less
+      // the time to suspend.
+      struct candidate {
+        time_type until;
+        node_key_type key;  // the node choice's, among nodes free equally long
+        std::size_t node;
+      };
+      std::vector<candidate> until;
+      for (std::size_t node : table_.nodes_free({s, static_cast<time_type>(s + needed)}, v))
+        if (allowed(node) && (is_always_ready() || resumes || ready_at(t, node) <= s))
+          until.push_back(
+              {table_.free_until(node, s, v, seg.booked.end), node_key(node, l, seg.booked), node});
+      std::ranges::sort(until, [](const candidate& a, const candidate& b) {
+        if (a.until != b.until) return a.until > b.until;
+        return std::tie(a.key, a.node) < std::tie(b.key, b.node);
+      });
+      seg.nodes.clear();
+      time_type end = seg.booked.end;
+      for (std::size_t i = 0; i < n; ++i) {
+        seg.nodes.push_back(until[i].node);
+        end = std::min(end, until[i].until);
+      }
+      std::ranges::sort(seg.nodes);
+      if (end < seg.booked.end) {
+        seg.booked.end = end;
+        seg.run.end = static_cast<time_type>(end - suspend_time(t));
+        seg.suspends = true;
+      }
+    }
+    settle_finish(l, seg);
+    return seg;
+  }
+
+  [[nodiscard]] static constexpr bool is_always_ready() {
+    if constexpr (requires { Preparation::always_ready; })
+      return Preparation::always_ready;
+    else
+      return false;
+  }
+  // How long a fresh start of the lease must wait for its preparation at most, if it began
+  // now (a transfer in the link's earliest slot); 0 without a preparation that says.
+  [[nodiscard]] time_type preparation_lead(const record_type& l) const {
+    if constexpr (requires { prep_.lead_time(l.terms, now_); }) {
+      if (!l.suspended_on.empty()) return 0;
+      return prep_.lead_time(l.terms, now_);
+    } else {
+      return 0;
+    }
+  }
+  [[nodiscard]] time_type ready_at(const terms_type& t, std::size_t node) const {
+    return std::max(now_, prep_.ready_at(t, node, now_));
+  }
+};
+
+}  // namespace leasehold::policy::lease::detail

@@ -1,0 +1,105 @@
+#pragma once
+
+// The lease scheduler's clock (Sotomayor, Keahey & Foster §3.3): the scheduler never owns
+// one. The caller says what time it is; every segment begin and end due by then is processed
+// in time order (ends before begins at the same instant), and the schedule is re-evaluated
+// after each instant, as Haizea's event loop does.
+//
+//  - a segment that begins starts (or resumes) its lease (lease_book.hpp);
+//  - a segment that ends either completes its lease, freeing what it booked beyond its real
+//    end, or suspends it (§3.1): the work done is credited and the remainder requeued by its
+//    original submit time (§3.2).
+
+#include <algorithm>
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+#include "leasehold/policy/lease/detail/best_effort_planning.hpp"
+
+namespace leasehold::policy::lease::detail {
+
+template <class A, class Preparation, class QueueOrder, class NodeChoice>
+class event_clock : public best_effort_planning<A, Preparation, QueueOrder, NodeChoice> {
+  using base = best_effort_planning<A, Preparation, QueueOrder, NodeChoice>;
+
+ public:
+  using typename base::record_type;
+  using typename base::segment_type;
+  using typename base::time_type;
+
+ protected:
+  using base::base;
+
+  using base::begin_order;
+  using base::close_segment;
+  using base::enqueue;
+  using base::events_;
+  using base::finish_lease;
+  using base::in_transaction_;
+  using base::leases_;
+  using base::log_;
+  using base::now_;
+  using base::observer_;
+  using base::on_segment_begin;
+  using base::reevaluate;
+  using base::slide_back;
+  using base::table_;
+  using base::undoes_bookings;
+  using base::wall_time;
+  using base::work_of;
+
+  // Processes every event due by `now` and moves the clock there.
+  void run_events_until(time_type now) {
+    while (!events_.empty() && std::get<0>(*events_.begin()) <= now) {
+      const time_type at = std::get<0>(*events_.begin());
+      move_clock(at);
+      while (!events_.empty() && std::get<0>(*events_.begin()) == at) {
+        const auto [time, order, id] = *events_.begin();
+        log_.erase(events_, {time, order, id});
+        record_type& l = leases_.at(id);
+        if (order == begin_order)
+          on_segment_begin(l, time);
+        else
+          on_segment_finish(l, time);
+      }
+      reevaluate();
+    }
+    move_clock(now);
+  }
+
+ private:
+  void move_clock(time_type t) {
+    if (t <= now_) return;
+    now_ = t;
+    // Inside a transaction the table catches up when the call succeeds (transactions.hpp).
+    if (!(undoes_bookings && in_transaction_)) table_.advance_to(t);
+  }
+
+  void on_segment_finish(record_type& l, time_type at) {
+    log_.save(l);
+    const segment_type seg = *l.current;
+    if (seg.completes) {
+      const auto real_end = static_cast<time_type>(seg.run.begin + wall_time(l, l.remaining_real));
+      close_segment(l, at, {seg.run.begin, std::min(real_end, seg.run.end)}, l.remaining_real,
+                    segment_outcome::completed);
+      l.remaining_max = 0;
+      l.remaining_real = 0;
+      finish_lease(l, at);
+      if (at < seg.booked.end) slide_back(seg.nodes);
+      return;
+    }
+    // Suspended (§3.1): the work done is credited and the remainder requeued by its
+    // original submit time (§3.2).
+    const time_type work = work_of(seg.run.end - seg.run.begin);
+    close_segment(l, at, seg.run, work, segment_outcome::suspended);
+    l.remaining_max -= work;
+    l.remaining_real -= work;
+    ++l.suspensions;
+    l.suspended_on = seg.nodes;
+    enqueue(l);
+    if (observer_ != nullptr) observer_->on_suspended(l.terms.id, at);
+  }
+};
+
+}  // namespace leasehold::policy::lease::detail

@@ -1,0 +1,278 @@
+#pragma once
+
+// Admission of advance reservations and immediate leases (Sotomayor, Keahey & Foster §3.2):
+// accepted at once, or rejected with a reason. One path serves every preparation step:
+//
+//  - the span: the requested start, now for an immediate lease, or, for a window of starts,
+//    the earliest start without preemption (else the window's first instant);
+//  - the candidate nodes, ranked by the paper's rules: nodes free over the span first, then
+//    nodes where preemption frees enough (those holding only leases not yet begun before
+//    those with running ones); with image staging, nodes that need no new image transfer
+//    next; the node choice's key and the node id last;
+//  - with image staging the lease is viable only if its transfers can finish by its start:
+//    "The exception to this policy is when a lease will be viable only if images are
+//    reused, in which case priority is given to nodes with a reusable copy of the required
+//    image" (§3.2), so a second pick puts the image rank first;
+//  - the best-effort leases in the way are preempted (§3.1) and the lease is booked.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "leasehold/core/detail/describe.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/policy/lease/detail/lease_book.hpp"
+#include "leasehold/policy/lease/preparation.hpp"
+
+namespace leasehold::policy::lease::detail {
+
+template <class A, class Preparation, class QueueOrder, class NodeChoice>
+class reservation_admission : public lease_book<A, Preparation, QueueOrder, NodeChoice> {
+  using base = lease_book<A, Preparation, QueueOrder, NodeChoice>;
+
+ public:
+  using typename base::capacity_type;
+  using typename base::record_type;
+  using typename base::segment_type;
+  using typename base::table_type;
+  using typename base::terms_type;
+  using typename base::time_type;
+
+ protected:
+  using base::base;
+
+  using base::book;
+  using base::booked_vector;
+  using base::close_segment;
+  using base::config_;
+  using base::enqueue;
+  using base::events_;
+  using base::finish_order;
+  using base::leases_;
+  using base::log_;
+  using base::may_suspend;
+  using base::node_key;
+  using base::now_;
+  using base::observer_;
+  using base::on_node_;
+  using base::overhead;
+  using base::prep_;
+  using base::reservation_length;
+  using base::reservation_time_for;
+  using base::settle_finish;
+  using base::suspend_time;
+  using base::table_;
+  using base::table_release;
+  using base::unbook;
+  using typename base::node_key_type;
+
+  // Books an advance reservation or immediate lease; returns the rejection reason, or "".
+  std::string admit(record_type& l) {
+    const terms_type& t = l.terms;
+    const auto n = static_cast<std::size_t>(t.nodes);
+    const capacity_type v = booked_vector(t);
+    const time_type length = reservation_length(t);
+    using leasehold::detail::describe;
+
+    std::optional<time_type> start;
+    if (t.kind == lease_kind::immediate) {
+      start = now_;
+    } else if (t.start) {
+      start = *t.start;
+    } else {
+      // A window of starts: the earliest without preemption, else its first instant with it.
+      const time_type first = std::max(t.start_window->begin, now_);
+      const auto p = table_.earliest_fit(
+          {n, v, length, {first, static_cast<time_type>(t.start_window->end + length)}});
+      start = p ? p->start() : first;
+    }
+    const interval<time_type> span{*start, static_cast<time_type>(*start + length)};
+    const bool stages_image = stages_images && t.image.has_value();
+
+    struct candidate {
+      int preemption;  // 0: free over the span; 1: only leases not yet begun in the way; 2: running
+      int image;       // the preparation's reservation_rank (0 without image staging)
+      node_key_type key;  // the node choice's
+      std::size_t node;
+    };
+    std::vector<candidate> candidates;
+    // nullopt when the node cannot take the image at all.
+    const auto image_rank = [&](std::size_t node) -> std::optional<int> {
+      if constexpr (stages_images)
+        if (stages_image) return prep_.reservation_rank(t, node, span.begin, now_);
+      return 0;
+    };
+    const std::vector<std::size_t> free = table_.nodes_free(span, v);
+    for (std::size_t node : free)
+      if (const auto image = image_rank(node))
+        candidates.push_back({0, *image, node_key(node, l, span), node});
+    bool preemptible_added = false;
+    const auto add_preemptible = [&] {
+      if (preemptible_added || t.kind == lease_kind::immediate) return;
+      preemptible_added = true;
+      for (std::size_t node = 0; node < table_.node_count(); ++node) {
+        if (std::ranges::binary_search(free, node)) continue;
+        const auto rank = preemption_rank(node, span, v);
+        if (!rank) continue;
+        if (const auto image = image_rank(node))
+          candidates.push_back({*rank, *image, node_key(node, l, span), node});
+      }
+    };
+    if (candidates.size() < n) add_preemptible();
+    if (candidates.size() < n) {
+      return describe("only ", candidates.size(), " of ", n, " nodes can hold it",
+                      stages_image ? " and its image" : "", " over ", span,
+                      t.kind == lease_kind::immediate ? " (an immediate lease preempts nothing)"
+                                                      : ", even preempting best-effort leases");
+    }
+    // The n best candidates, in increasing node order.
+    const auto pick = [&](bool images_first) {
+      std::ranges::sort(candidates, [images_first](const candidate& a, const candidate& b) {
+        const auto ka = images_first ? std::tie(a.image, a.preemption, a.key, a.node)
+                                     : std::tie(a.preemption, a.image, a.key, a.node);
+        const auto kb = images_first ? std::tie(b.image, b.preemption, b.key, b.node)
+                                     : std::tie(b.preemption, b.image, b.key, b.node);
+        return ka < kb;
+      });
+      std::vector<candidate> chosen(candidates.begin(),
+                                    candidates.begin() + static_cast<std::ptrdiff_t>(n));
+      std::ranges::sort(chosen, {}, &candidate::node);
+      return chosen;
+    };
+    const auto viable = [&](const std::vector<candidate>& chosen) {
+      if constexpr (stages_images) {
+        if (!stages_image) return true;
+        std::vector<std::size_t> nodes;
+        for (const auto& c : chosen) nodes.push_back(c.node);
+        return prep_.can_prepare(t, std::span<const std::size_t>(nodes), span.begin, now_);
+      } else {
+        (void)chosen;
+        return true;
+      }
+    };
+    std::vector<candidate> chosen = pick(false);
+    if (!viable(chosen)) {
+      add_preemptible();  // the exception may need nodes that preemption frees
+      chosen = pick(true);
+      if (!viable(chosen))
+        return describe("its image ", t.image->id, " (", t.image->size_mb, " MB) cannot reach ", n,
+                        " nodes by its start ", span.begin);
+    }
+    std::vector<std::size_t> nodes;
+    std::vector<std::size_t> preempt_on;
+    for (const auto& c : chosen) {
+      nodes.push_back(c.node);
+      if (c.preemption != 0) preempt_on.push_back(c.node);
+    }
+    book_reservation(l, span, std::move(nodes), preempt_on);
+    return {};
+  }
+
+  // Makes a best-effort lease give up [at, ...) (§3.1): unscheduled if it has not begun;
+  // else suspended so that the suspension ends exactly at `at`; else (no suspension, or no
+  // time left to suspend) cancelled and requeued with its work lost.
+  void preempt(record_type& victim, time_type at) {
+    segment_type seg = *victim.current;
+    if (seg.booked.begin > now_) {
+      unbook(victim, now_);
+      enqueue(victim);
+      return;
+    }
+    const auto suspend_begin = static_cast<time_type>(at - suspend_time(victim.terms));
+    if (may_suspend(victim.terms) && suspend_begin >= now_ && suspend_begin >= seg.run.begin) {
+      log_.save(victim);
+      if (at < seg.booked.end) table_release({{at, seg.booked.end}, seg.per_node, seg.nodes});
+      log_.erase(events_, {seg.finish, finish_order, victim.terms.id});
+      seg.booked.end = at;
+      seg.run.end = std::min(seg.run.end, suspend_begin);
+      seg.suspends = true;
+      settle_finish(victim, seg);
+      log_.insert(events_, {seg.finish, finish_order, victim.terms.id});
+      ++victim.generation;
+      victim.current = seg;
+      return;
+    }
+    const time_type run_end = std::clamp(now_, seg.run.begin, seg.run.end);
+    close_segment(victim, now_, {seg.run.begin, run_end}, 0, segment_outcome::cancelled);
+    log_.save(victim);
+    ++victim.cancellations;
+    enqueue(victim);
+    if (observer_ != nullptr) observer_->on_requeued(victim.terms.id, now_);
+  }
+
+  [[nodiscard]] static bool is_preemptible(const record_type& l) {
+    return l.is_best_effort() && l.terms.preemptible && l.current.has_value();
+  }
+
+ private:
+  // Whether the preparation step takes part in admission (image staging).
+  static constexpr bool stages_images =
+      reservation_preparation<Preparation, time_type, capacity_type>;
+
+  // Preempts the best-effort leases in the way on `preempt_on` (§3.1, in id order) and books
+  // the lease on `nodes` (in increasing order) over `span`.
+  void book_reservation(record_type& l, interval<time_type> span, std::vector<std::size_t> nodes,
+                        std::span<const std::size_t> preempt_on) {
+    std::vector<std::uint64_t> victims;
+    for (std::size_t node : preempt_on) {
+      for (std::uint64_t id : on_node_[node]) {
+        const record_type& other = leases_.at(id);
+        if (is_preemptible(other) && other.current->booked.overlaps(span)) victims.push_back(id);
+      }
+    }
+    std::ranges::sort(victims);
+    victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
+    for (std::uint64_t id : victims) preempt(leases_.at(id), span.begin);
+    const time_type run = config_.reservation_overhead_inside
+                              ? static_cast<time_type>(span.end - span.begin - overhead(l.terms))
+                              : reservation_time_for(l.terms.duration);
+    segment_type seg;
+    seg.nodes = std::move(nodes);
+    seg.per_node = booked_vector(l.terms);
+    seg.booked = span;
+    seg.run = {span.begin, static_cast<time_type>(span.begin + run)};
+    settle_finish(l, seg);
+    if (!table_.can_reserve({seg.booked, seg.per_node, seg.nodes}))
+      throw invariant_violation(leasehold::detail::describe(
+          "lease_scheduler: lease ", l.terms.id, " does not fit after preempting for it"));
+    book(l, std::move(seg));
+  }
+
+  // nullopt if even preempting every preemptible lease on `node` leaves too little over
+  // `span`; else 1 when only leases not yet begun are in the way, 2 when running ones are.
+  // Cut the span where preemptible bookings begin or end; within each piece the free
+  // capacity they would leave is min_free plus the bookings that cover the whole piece.
+  [[nodiscard]] std::optional<int> preemption_rank(std::size_t node, interval<time_type> span,
+                                                   const capacity_type& need) const {
+    std::vector<time_type> cuts{span.begin, span.end};
+    std::vector<const segment_type*> movable;
+    int rank = 1;
+    for (std::uint64_t id : on_node_[node]) {
+      const record_type& other = leases_.at(id);
+      if (!is_preemptible(other) || !other.current->booked.overlaps(span)) continue;
+      const segment_type& seg = *other.current;
+      movable.push_back(&seg);
+      if (seg.booked.begin <= now_) rank = 2;
+      if (span.contains(seg.booked.begin)) cuts.push_back(seg.booked.begin);
+      if (span.contains(seg.booked.end)) cuts.push_back(seg.booked.end);
+    }
+    if (movable.empty()) return std::nullopt;
+    std::ranges::sort(cuts);
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+      const interval<time_type> piece{cuts[i], cuts[i + 1]};
+      capacity_type free = table_.node(node).min_free(piece);
+      for (const segment_type* seg : movable)
+        if (seg->booked.begin <= piece.begin && piece.end <= seg->booked.end) free += seg->per_node;
+      if (!fits(need, free)) return std::nullopt;
+    }
+    return rank;
+  }
+};
+
+}  // namespace leasehold::policy::lease::detail

@@ -1,0 +1,153 @@
+#pragma once
+
+// The strong guarantee of DESIGN.md ("if it throws, the structure is unchanged") for the lease
+// scheduler's public calls, and the retirement of finished leases at the end of each call.
+//
+// Every public mutating call (submit, withdraw, release, advance_to) runs as a transaction
+// (unless config().strong_guarantee is off): each change it makes to the slot table, the
+// queue, the reservations, the events, the bookings per node and the lease records goes
+// through an undo log (undo_log.hpp) and is taken back, newest first, if the call
+// throws (std::bad_alloc, a Preparation's exception, an internal invariant). Undoing never
+// allocates, so a call costs what it changes, however long the scheduler has run. The slot
+// table's clock is moved only when the call has succeeded (a profile forgets the past for
+// good; until then every query begins at now_, which the table's older origin does not
+// change). Two parts are still saved whole: a Preparation with state (an image-staging
+// step: its caches and transfers) and, for backends that cannot undo a booking in place or
+// that hold a fixed horizon (slotted_ring: a lagging origin would shorten it), the slot
+// table. The observer hears of the call's events only once it has succeeded.
+// tests/fault/ checks the guarantee by failing every allocation of every call in turn.
+
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "leasehold/policy/lease/detail/deferred_events.hpp"
+#include "leasehold/policy/lease/detail/event_clock.hpp"
+#include "leasehold/policy/lease/observer.hpp"
+
+namespace leasehold::policy::lease::detail {
+
+template <class A, class Preparation, class QueueOrder, class NodeChoice>
+class transactions : public event_clock<A, Preparation, QueueOrder, NodeChoice> {
+  using base = event_clock<A, Preparation, QueueOrder, NodeChoice>;
+
+ public:
+  using typename base::table_type;
+  using typename base::time_type;
+
+ protected:
+  using base::base;
+
+  using base::config_;
+  using base::events_;
+  using base::finished_;
+  using base::in_call_;
+  using base::in_transaction_;
+  using base::leases_;
+  using base::log_;
+  using base::now_;
+  using base::observer_;
+  using base::on_node_;
+  using base::prep_;
+  using base::queue_;
+  using base::reserved_;
+  using base::retiring_;
+  using base::saves_preparation;
+  using base::table_;
+  using base::undoes_bookings;
+
+  // Every public call enters here once (a call made from inside another, such as submit's
+  // advance_to, runs directly): as a transaction when the guarantee is on, and retiring the
+  // leases it finished before it returns.
+  template <class Body>
+  decltype(auto) outermost(Body body) {
+    struct leave {
+      bool& flag;
+      ~leave() { flag = false; }
+    } guard{in_call_};
+    in_call_ = true;
+    retiring_.clear();
+    auto whole = [&]() -> decltype(auto) {
+      if constexpr (std::is_void_v<decltype(body())>) {
+        body();
+        retire();
+      } else {
+        auto result = body();
+        retire();
+        return result;
+      }
+    };
+    if (config_.strong_guarantee) return transaction(whole);
+    return whole();
+  }
+
+  void retire() {
+    for (const std::uint64_t id : retiring_) log_.retire(leases_, finished_, id);
+    retiring_.clear();
+  }
+
+  template <class Body>
+  decltype(auto) transaction(Body body) {
+    static_assert(std::is_nothrow_move_constructible_v<Preparation> &&
+                      std::is_nothrow_move_assignable_v<Preparation>,
+                  "lease_scheduler: the Preparation must be nothrow movable, so that a failed "
+                  "call can be rolled back");
+    // The copies below may throw; nothing has changed yet.
+    std::optional<table_type> table;
+    if constexpr (!undoes_bookings) table.emplace(table_);
+    std::optional<Preparation> prep;
+    if constexpr (saves_preparation) prep.emplace(prep_);
+    const time_type now = now_;
+    detail::deferred_events<time_type> deferred;
+    lease_observer<time_type>* const observer = observer_;
+    observer_ = &deferred;
+    in_transaction_ = true;
+    log_.begin();
+    const auto restore = [&]() noexcept {
+      log_.rollback({table_, queue_, events_, reserved_, on_node_, leases_, finished_});
+      if constexpr (!undoes_bookings) {
+        using std::swap;
+        swap(table_, *table);
+      }
+      if constexpr (saves_preparation) {
+        using std::swap;
+        swap(prep_, *prep);
+      }
+      now_ = now;
+    };
+    const auto finish = [&] {
+      observer_ = observer;
+      in_transaction_ = false;
+      log_.commit();
+    };
+    // The table's clock, last: it cannot fail for a nothrow_rollback backend (now_ >= its
+    // origin), and would leave the table as it was for any other.
+    const auto catch_up = [&] {
+      if constexpr (undoes_bookings)
+        if (table_.origin() < now_) table_.advance_to(now_);
+    };
+    try {
+      if constexpr (std::is_void_v<decltype(body())>) {
+        body();
+        catch_up();
+        finish();
+        if (observer_ != nullptr) deferred.replay(*observer_);
+      } else {
+        auto result = body();
+        catch_up();
+        finish();
+        if (observer_ != nullptr) deferred.replay(*observer_);
+        return result;
+      }
+    } catch (...) {
+      if (in_transaction_) {  // thrown by the call, not by the observer after it succeeded
+        restore();
+        observer_ = observer;
+        in_transaction_ = false;
+      }
+      throw;
+    }
+  }
+};
+
+}  // namespace leasehold::policy::lease::detail
