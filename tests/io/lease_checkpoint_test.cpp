@@ -158,3 +158,20 @@ TEST_CASE("lease checkpoint: corrupted or inconsistent checkpoints are rejected"
     CHECK(error_of(good.substr(0, n)).starts_with("line "));
   }
 }
+
+TEST_CASE("lease checkpoint: finished leases not yet taken are saved with the live ones") {
+  auto config = scheduler_config<T>::vm_predeploy();
+  config.retire_finished = true;
+  const auto leases = workload(29, 80);
+  scheduler s = make_scheduler(config);
+  driver d(leases);
+  for (int i = 0; i < 80; ++i) REQUIRE(d.step(s));
+  REQUIRE(s.finished_count() > 0);
+  const std::string checkpoint = io::save_scheduler(s);
+  CHECK(checkpoint.find("\"finished\": [") != std::string::npos);
+  scheduler restored = io::load_scheduler<scheduler>(checkpoint);
+  CHECK(io::save_scheduler(restored) == checkpoint);
+  CHECK(restored.take_finished() == s.take_finished());
+  // Without them the member is left out, as checkpoints of earlier versions have it.
+  CHECK(io::save_scheduler(restored).find("\"finished\"") == std::string::npos);
+}

@@ -389,112 +389,149 @@ template <time_value T>
   return c;
 }
 
-// The scheduler's private state, through the friend declaration in lease_scheduler.
-struct scheduler_access {
-  template <class S>
-  static void write(json_writer& w, const S& s) {
-    using T = typename S::time_type;
-    write_config(w, s.config_);
-    w.member("now", s.now_);
-    w.key("table").begin_object();
-    write_slot_table_body(w, s.table_);
-    w.end_object();
-    w.key("leases").begin_array();
-    for (const auto& entry : s.leases_) write_record<T>(w, entry.second);
-    w.end_array();
-    write_ids(w, "queue", s.queue());
-    write_ids(w, "reserved", s.reserved_);
-    w.key("events").begin_array();
-    for (const auto& [at, order, id] : s.events_)
-      w.begin_array(true).value(at).value(order).value(id).end_array();
-    w.end_array();
-    w.key("on_node").begin_array();
-    for (const auto& ids : s.on_node_) write_id_list(w, ids);
+// The scheduler's state (policy/lease/scheduler_state.hpp, from export_state()). The queue,
+// the pending events and the leases on each node follow from the records; they are written
+// too, so that a reader can check them, in a canonical order (queue: served order; events:
+// time, kind, id; per node: lease id).
+template <class State>
+void write_scheduler_state(json_writer& w, const State& state,
+                           const std::vector<std::uint64_t>& queue) {
+  using T = typename State::time_type;
+  write_config(w, state.config);
+  w.member("now", state.now);
+  w.key("table").begin_object();
+  write_slot_table_body(w, state.table);
+  w.end_object();
+  w.key("leases").begin_array();
+  for (const auto& record : state.leases) write_record<T>(w, record);
+  w.end_array();
+  write_ids(w, "queue", queue);
+  write_ids(w, "reserved", state.reserved);
+  std::vector<std::tuple<T, int, std::uint64_t>> events;
+  std::vector<std::vector<std::uint64_t>> on_node(state.table.node_count());
+  for (const auto& record : state.leases) {
+    for (const auto& e : policy::lease::pending_events(record)) events.push_back(e);
+    if (record.current)
+      for (std::size_t node : record.current->nodes) on_node[node].push_back(record.terms.id);
+  }
+  std::ranges::sort(events);
+  w.key("events").begin_array();
+  for (const auto& [at, order, id] : events)
+    w.begin_array(true).value(at).value(order).value(id).end_array();
+  w.end_array();
+  w.key("on_node").begin_array();
+  for (const auto& ids : on_node) write_id_list(w, ids);
+  w.end_array();
+  if (!state.finished.empty()) {
+    w.key("finished").begin_array();
+    for (const auto& record : state.finished) write_record<T>(w, record);
     w.end_array();
   }
+}
 
-  template <class S, class Make, class Prep>
-  static S read(const json_value& doc, const Make& make, Prep prep) {
-    using T = typename S::time_type;
-    using A = typename S::table_type::node_type;
-    auto config = read_config<T>(doc.at("config"));
-    const T now = doc.at("now").as_integer<T>();
-    const json_value& table_doc = doc.at("table");
-    table_doc.only_members({"per_node_total", "origin", "nodes"});
-    auto table = read_slot_table_body<A>(table_doc, make);
-    if (table.origin() != now)
-      doc.at("now").fail("the clock " + std::to_string(now) +
-                         " differs from the slot table's origin " + std::to_string(table.origin()));
-    S s = building(doc, [&] { return S(std::move(table), config, std::move(prep)); });
-    for (const json_value& item : doc.at("leases").as_array()) {
-      auto record = read_record<T, typename S::capacity_type>(item);
-      const std::uint64_t id = record.terms.id;
-      if (!s.leases_.emplace(id, std::move(record)).second)
-        item.fail("lease " + std::to_string(id) + " appears twice");
-    }
-    const auto known = [&s](const json_value& where, std::uint64_t id) -> auto& {
-      const auto it = s.leases_.find(id);
-      if (it == s.leases_.end()) where.fail("unknown lease " + std::to_string(id));
-      return it->second;
-    };
-    const json_value& queue = doc.at("queue");
-    for (const json_value& item : queue.as_array()) {
-      const auto& l = known(item, item.as_integer<std::uint64_t>());
-      if (!s.queue_.insert({l.terms.submit, l.terms.id}).second) item.fail("queued twice");
-    }
-    if (s.queue() != read_ids<std::uint64_t>(queue))
-      queue.fail("the queue is not in FIFO order (submit time, then id)");
-    for (const json_value& item : doc.at("reserved").as_array()) {
-      const auto& l = known(item, item.as_integer<std::uint64_t>());
-      if (l.state != policy::lease::lease_state::scheduled || !l.is_best_effort())
-        item.fail("lease " + std::to_string(l.terms.id) +
-                  " holds a reservation but is not a scheduled best-effort lease");
-      s.reserved_.insert(l.terms.id);
-    }
-    for (const json_value& item : doc.at("events").as_array()) {
-      const auto& triple = item.as_array(3);
-      const T at = triple[0].as_integer<T>();
-      const int order = triple[1].as_integer<int>();
-      const auto& l = known(triple[2], triple[2].as_integer<std::uint64_t>());
-      if (!l.current) item.fail("an event for a lease without a segment");
-      const bool finish = order == S::finish_order && at == l.current->finish;
-      const bool begin = order == S::begin_order && at == l.current->booked.begin &&
-                         l.state == policy::lease::lease_state::scheduled;
-      if (!finish && !begin) item.fail("an event that matches no segment boundary");
-      if (at < now) item.fail("an event in the past");
-      s.events_.insert({at, order, l.terms.id});
-    }
-    const json_value& on_node = doc.at("on_node");
-    const auto& per_node = on_node.as_array(s.table_.node_count());
-    for (std::size_t node = 0; node < per_node.size(); ++node)
-      for (const json_value& item : per_node[node].as_array()) {
-        const auto& l = known(item, item.as_integer<std::uint64_t>());
-        if (!l.current || std::ranges::find(l.current->nodes, node) == l.current->nodes.end())
-          item.fail("lease " + std::to_string(l.terms.id) + " is not booked on node " +
-                    std::to_string(node));
-        s.on_node_[node].push_back(l.terms.id);
-      }
-    // Every booked lease must have its finish event and appear on each of its nodes.
-    for (const auto& [id, l] : s.leases_) {
-      if (!l.current) continue;
-      if (!s.events_.contains({l.current->finish, S::finish_order, id}))
-        doc.at("events").fail("lease " + std::to_string(id) + " has no finish event");
-      if (l.state == policy::lease::lease_state::scheduled &&
-          !s.events_.contains({l.current->booked.begin, S::begin_order, id}))
-        doc.at("events").fail("scheduled lease " + std::to_string(id) + " has no begin event");
-      for (std::size_t node : l.current->nodes)
-        if (node >= s.on_node_.size() || std::ranges::count(s.on_node_[node], id) != 1)
-          on_node.fail("lease " + std::to_string(id) + " is missing from node " +
-                       std::to_string(node));
-    }
-    try {
-      s.validate();
-    } catch (const invariant_violation& e) {
-      doc.fail(std::string("inconsistent scheduler state: ") + e.what());
-    }
-    return s;
+// Reads the state, checking each part against the document (so that an error names where
+// it is), and builds the scheduler with import_state(), which rebuilds its indexes and
+// checks the records against the slot table.
+template <class S, class Make, class Prep>
+S read_scheduler_state(const json_value& doc, const Make& make, Prep prep) {
+  using T = typename S::time_type;
+  using A = typename S::table_type::node_type;
+  using policy::lease::lease_state;
+  auto config = read_config<T>(doc.at("config"));
+  const T now = doc.at("now").as_integer<T>();
+  const json_value& table_doc = doc.at("table");
+  table_doc.only_members({"per_node_total", "origin", "nodes"});
+  auto table = read_slot_table_body<A>(table_doc, make);
+  if (table.origin() != now)
+    doc.at("now").fail("the clock " + std::to_string(now) +
+                       " differs from the slot table's origin " + std::to_string(table.origin()));
+  const std::size_t node_count = table.node_count();
+  typename S::state_type state{config, now, std::move(table), {}, {}, {}};
+  std::map<std::uint64_t, const typename S::record_type*> by_id;
+  for (const json_value& item : doc.at("leases").as_array())
+    state.leases.push_back(read_record<T, typename S::capacity_type>(item));
+  {
+    const auto& items = doc.at("leases").as_array();
+    for (std::size_t i = 0; i < state.leases.size(); ++i)
+      if (!by_id.emplace(state.leases[i].terms.id, &state.leases[i]).second)
+        items[i].fail("lease " + std::to_string(state.leases[i].terms.id) + " appears twice");
   }
-};
+  const auto known = [&by_id](const json_value& where,
+                              std::uint64_t id) -> const typename S::record_type& {
+    const auto it = by_id.find(id);
+    if (it == by_id.end()) where.fail("unknown lease " + std::to_string(id));
+    return *it->second;
+  };
+  for (const json_value& item : doc.at("queue").as_array()) {
+    const auto& l = known(item, item.as_integer<std::uint64_t>());
+    if (l.state != lease_state::queued)
+      item.fail("lease " + std::to_string(l.terms.id) + " is in the queue but is not queued");
+  }
+  for (const json_value& item : doc.at("reserved").as_array()) {
+    const auto& l = known(item, item.as_integer<std::uint64_t>());
+    if (l.state != lease_state::scheduled || !l.is_best_effort())
+      item.fail("lease " + std::to_string(l.terms.id) +
+                " holds a reservation but is not a scheduled best-effort lease");
+    state.reserved.push_back(l.terms.id);
+  }
+  std::set<std::tuple<T, int, std::uint64_t>> events;
+  for (const json_value& item : doc.at("events").as_array()) {
+    const auto& triple = item.as_array(3);
+    const T at = triple[0].as_integer<T>();
+    const int order = triple[1].as_integer<int>();
+    const auto& l = known(triple[2], triple[2].as_integer<std::uint64_t>());
+    const auto expected = policy::lease::pending_events(l);
+    if (std::ranges::find(expected, std::tuple{at, order, l.terms.id}) == expected.end())
+      item.fail(l.current ? "an event that matches no segment boundary"
+                          : "an event for a lease without a segment");
+    if (at < now) item.fail("an event in the past");
+    events.insert({at, order, l.terms.id});
+  }
+  const json_value& on_node = doc.at("on_node");
+  const auto& per_node = on_node.as_array(node_count);
+  for (std::size_t node = 0; node < per_node.size(); ++node)
+    for (const json_value& item : per_node[node].as_array()) {
+      const auto& l = known(item, item.as_integer<std::uint64_t>());
+      if (!l.current || std::ranges::find(l.current->nodes, node) == l.current->nodes.end())
+        item.fail("lease " + std::to_string(l.terms.id) + " is not booked on node " +
+                  std::to_string(node));
+    }
+  // Every booked lease must have its events and appear on each of its nodes.
+  for (const auto& l : state.leases) {
+    for (const auto& e : policy::lease::pending_events(l))
+      if (!events.contains(e))
+        doc.at("events").fail(
+            std::string(std::get<1>(e) == policy::lease::segment_begin_event ? "scheduled lease "
+                                                                             : "lease ") +
+            std::to_string(l.terms.id) +
+            (std::get<1>(e) == policy::lease::segment_begin_event ? " has no begin event"
+                                                                  : " has no finish event"));
+    if (l.current)
+      for (std::size_t node : l.current->nodes)
+        if (node >= per_node.size() ||
+            std::ranges::count_if(per_node[node].as_array(), [&](const json_value& item) {
+              return item.as_integer<std::uint64_t>() == l.terms.id;
+            }) != 1)
+          on_node.fail("lease " + std::to_string(l.terms.id) + " is missing from node " +
+                       std::to_string(node));
+  }
+  if (const json_value* finished = doc.find("finished"))
+    for (const json_value& item : finished->as_array())
+      state.finished.push_back(read_record<T, typename S::capacity_type>(item));
+  const json_value& queue = doc.at("queue");
+  S s = [&] {
+    try {
+      return S::import_state(std::move(state), std::move(prep));
+    } catch (const format_error&) {
+      throw;
+    } catch (const error& e) {
+      doc.fail(e.what());
+    }
+  }();
+  if (s.queue() != read_ids<std::uint64_t>(queue))
+    queue.fail("the queue is not in the order the scheduler serves it");
+  return s;
+}
 
 }  // namespace detail
 
@@ -505,7 +542,7 @@ void write_scheduler(json_writer& w, const policy::lease::lease_scheduler<A, P, 
   w.begin_object();
   detail::write_header(w, "lease_scheduler");
   detail::write_types<typename A::time_type, typename A::capacity_type>(w);
-  detail::scheduler_access::write(w, s);
+  detail::write_scheduler_state(w, s.export_state(), s.queue());
   w.end_object();
 }
 
@@ -525,9 +562,9 @@ template <class Scheduler, class Make = construct_profile,
   using A = typename Scheduler::table_type::node_type;
   detail::check_header(doc, "lease_scheduler");
   doc.only_members({"format", "version", "kind", "time_type", "capacity_type", "config", "now",
-                    "table", "leases", "queue", "reserved", "events", "on_node"});
+                    "table", "leases", "queue", "reserved", "events", "on_node", "finished"});
   detail::check_types<typename A::time_type, typename A::capacity_type>(doc);
-  return detail::scheduler_access::read<Scheduler>(doc, make, std::move(prep));
+  return detail::read_scheduler_state<Scheduler>(doc, make, std::move(prep));
 }
 
 template <class Scheduler, class Make = construct_profile,

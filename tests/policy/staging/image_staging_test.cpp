@@ -389,3 +389,100 @@ TEST_CASE("image_staging: bad input gets a clear error and changes nothing") {
     CHECK(staging.transfers().empty());
   }
 }
+
+namespace {
+
+// Records the transfer and start events an embedding service would enact, as text.
+struct transfer_log final : lease_observer<T> {
+  std::vector<std::string> lines;
+
+  static std::string describe(const transfer_notice<T>& n) {
+    std::string text = n.image + " #" + std::to_string(n.transfer) + " [" +
+                       std::to_string(n.span.begin) + ", " + std::to_string(n.span.end) + ") to";
+    for (std::size_t node : n.nodes) text += " " + std::to_string(node);
+    text += " for";
+    for (std::uint64_t lease : n.leases) text += " " + std::to_string(lease);
+    return text;
+  }
+  void on_transfer_started(const transfer_notice<T>& n) override {
+    lines.push_back("started " + describe(n));
+  }
+  void on_transfer_withdrawn(const transfer_notice<T>& n) override {
+    lines.push_back("withdrawn " + describe(n));
+  }
+  void on_transfer_finished(const transfer_notice<T>& n) override {
+    lines.push_back("finished " + describe(n));
+  }
+  void on_ready(std::uint64_t id, T at, std::span<const std::size_t> /*nodes*/) override {
+    lines.push_back("ready " + std::to_string(id) + " at " + std::to_string(at));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("image_staging: the observer hears each transfer start and end at its instant") {
+  auto s = make_scheduler();
+  transfer_log log;
+  s.set_observer(&log);
+  // AR 1 at 1000 on 2 nodes: one multicast of A, [900, 1000), as late as possible. The
+  // scheduler's next event is the transfer's start, then its end (with the lease's start).
+  CHECK(s.submit(reservation(1, 0, 1000, 2, 500, "A"), 0).outcome == admission::accepted);
+  CHECK(log.lines.empty());
+  CHECK(s.next_event_time() == 900);
+  s.advance_to(900);
+  CHECK(log.lines == std::vector<std::string>{"started A #1 [900, 1000) to 0 1 for 1"});
+  CHECK(s.next_event_time() == 1000);
+  s.advance_to(1000);
+  CHECK(log.lines == std::vector<std::string>{"started A #1 [900, 1000) to 0 1 for 1",
+                                              "finished A #1 [900, 1000) to 0 1 for 1",
+                                              "ready 1 at 1000"});
+  check(s);
+}
+
+TEST_CASE("image_staging: transfers passed over by one call are announced in time order") {
+  auto s = make_scheduler();
+  transfer_log log;
+  s.set_observer(&log);
+  CHECK(s.submit(reservation(1, 0, 1000, 1, 500, "A"), 0).outcome == admission::accepted);
+  CHECK(s.submit(reservation(2, 0, 2000, 1, 500, "B"), 0).outcome == admission::accepted);
+  // One call from 0 to 2500 passes both transfers and both starts.
+  s.advance_to(2500);
+  CHECK(log.lines ==
+        std::vector<std::string>{"started A #1 [900, 1000) to 0 for 1",
+                                 "finished A #1 [900, 1000) to 0 for 1", "ready 1 at 1000",
+                                 "started B #2 [1900, 2000) to 0 for 2",
+                                 "finished B #2 [1900, 2000) to 0 for 2", "ready 2 at 2000"});
+  check(s);
+}
+
+TEST_CASE("image_staging: an announcement taken back at the same instant is withdrawn") {
+  auto s = make_scheduler();
+  transfer_log log;
+  s.set_observer(&log);
+  // Best-effort lease 1 (node 0, 500 s) needs A: the earliest slot [0, 100), so its transfer
+  // starts at once and is announced as the call ends.
+  CHECK(s.submit(best_effort(1, 0, 1, 500, "A"), 0).outcome == admission::queued);
+  CHECK(log.lines == std::vector<std::string>{"started A #1 [0, 100) to 0 for 1"});
+  CHECK(s.lease(1).current->booked == interval<T>{100, 600});
+  // Still at 0, AR 2 takes all 4 nodes over [300, 800) with image B, multicast as late as
+  // possible over [200, 300). Lease 1, not begun, is unscheduled and its transfer, not begun
+  // either, released; planned again, lease 1 can start only after the AR, at 800 on node 0,
+  // and gets a new transfer in the link's earliest slot, [0, 100) again. The first
+  // announcement is withdrawn and the new transfer announced.
+  CHECK(s.submit(reservation(2, 0, 300, 4, 500, "B"), 0).outcome == admission::accepted);
+  check(s);
+  CHECK(booked(s) == std::vector<std::pair<interval<T>, nodes>>{{{200, 300}, nodes{0, 1, 2, 3}},
+                                                                {{0, 100}, nodes{0}}});
+  CHECK(s.lease(1).current->booked == interval<T>{800, 1300});
+  CHECK(log.lines == std::vector<std::string>{"started A #1 [0, 100) to 0 for 1",
+                                              "withdrawn A #1 [0, 100) to 0 for 1",
+                                              "started A #3 [0, 100) to 0 for 1"});
+  run_to_end(s);
+  CHECK(log.lines == std::vector<std::string>{
+                         "started A #1 [0, 100) to 0 for 1", "withdrawn A #1 [0, 100) to 0 for 1",
+                         "started A #3 [0, 100) to 0 for 1", "finished A #3 [0, 100) to 0 for 1",
+                         "started B #2 [200, 300) to 0 1 2 3 for 2",
+                         "finished B #2 [200, 300) to 0 1 2 3 for 2", "ready 2 at 300",
+                         "ready 1 at 800"});
+  CHECK(s.preparation_step().stats().transfers == 2);
+}

@@ -69,6 +69,8 @@ struct segment {
   // A planned migration under migration_step::transfer_first: the transfer to `nodes`, booked
   // on its own when the segment is booked (and then cleared: the memory state is on its way).
   std::optional<interval<T>> transfer;
+
+  friend bool operator==(const segment&, const segment&) = default;
 };
 
 // A segment as it really happened.
@@ -79,6 +81,8 @@ struct segment_record {
   interval<T> run{};   // the computing part, as executed
   T work{};            // work done, in real-duration units (run length / slowdown)
   segment_outcome outcome = segment_outcome::completed;
+
+  friend bool operator==(const segment_record&, const segment_record&) = default;
 };
 
 template <time_value T = std::int64_t, vector_capacity C = node_resources>
@@ -101,6 +105,8 @@ struct lease_record {
   std::size_t cancellations = 0;
   std::string rejection;
   std::uint64_t generation = 0;  // bumped whenever `current` changes; stale events are ignored
+
+  friend bool operator==(const lease_record&, const lease_record&) = default;
 
   [[nodiscard]] bool is_best_effort() const noexcept {
     return terms.kind == lease_kind::best_effort;

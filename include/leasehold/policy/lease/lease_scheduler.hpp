@@ -42,6 +42,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -61,11 +62,8 @@
 #include "leasehold/policy/lease/observer.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
 #include "leasehold/policy/lease/queue_order.hpp"
+#include "leasehold/policy/lease/scheduler_state.hpp"
 #include "leasehold/policy/lease/vm_time_model.hpp"
-
-namespace leasehold::io::detail {
-struct scheduler_access;  // io/lease_checkpoint.hpp: saves and restores the private state
-}  // namespace leasehold::io::detail
 
 namespace leasehold::policy::lease {
 
@@ -164,10 +162,13 @@ class lease_scheduler : private detail::transactions<A, Preparation, QueueOrder,
   // id) by default, else by the queue order's keys, equal keys FIFO.
   [[nodiscard]] std::vector<std::uint64_t> queue() const { return served_order(); }
 
-  // The earliest time at which a booked segment begins or ends, if any.
+  // The earliest time at which a booked segment begins or ends, or an image transfer starts or
+  // ends (with a preparation step that announces transfers), if any.
   [[nodiscard]] std::optional<time_type> next_event_time() const {
-    if (events_.empty()) return std::nullopt;
-    return std::get<0>(*events_.begin());
+    std::optional<time_type> next = this->next_transfer_event();
+    if (!events_.empty() && (!next || std::get<0>(*events_.begin()) < *next))
+      next = std::get<0>(*events_.begin());
+    return next;
   }
 
   // Processes every segment begin and end up to `now` in time order (ends before begins at
@@ -261,6 +262,74 @@ class lease_scheduler : private detail::transactions<A, Preparation, QueueOrder,
     reevaluate();
   }
 
+  // ---- the state as values (scheduler_state.hpp) ----------------------------------------------
+
+  using state_type = scheduler_state<A>;
+
+  // Everything the scheduler holds but its code: config, clock, slot table, lease records,
+  // backfilling reservations and finished leases not yet taken. A copy: O(state).
+  [[nodiscard]] state_type export_state() const {
+    state_type state{config_, now_, table_, {}, {reserved_.begin(), reserved_.end()}, finished_};
+    state.leases.reserve(leases_.size());
+    for (const auto& entry : leases_) state.leases.push_back(entry.second);
+    return state;
+  }
+
+  // A scheduler holding `state` (as export_state() gave it, or built by hand), with the
+  // preparation step, queue order and node choice given; a preparation step with state of
+  // its own (image staging) must be the one the records were booked with. The queue, the
+  // pending events and the leases on each node are rebuilt from the records. Throws
+  // invalid_request naming the first inconsistency (a bad config, a clock that is not the
+  // table's origin, a duplicate id, a reservation that is not a scheduled best-effort lease,
+  // a segment on a node the table does not have, or an event in the past, and whatever
+  // validate() finds between the records and the table).
+  [[nodiscard]] static lease_scheduler import_state(state_type state, Preparation prep = {},
+                                                    QueueOrder order = {}, NodeChoice choice = {}) {
+    using leasehold::detail::describe;
+    if (state.now != state.table.origin())
+      throw invalid_request(describe("scheduler state: the clock ", state.now,
+                                     " differs from the slot table's origin ",
+                                     state.table.origin()));
+    lease_scheduler s(std::move(state.table), state.config, std::move(prep), std::move(order),
+                      std::move(choice));
+    for (record_type& record : state.leases) {
+      const std::uint64_t id = record.terms.id;
+      const auto [it, fresh] = s.leases_.emplace(id, std::move(record));
+      if (!fresh) throw invalid_request(describe("scheduler state: lease ", id, " appears twice"));
+      const record_type& l = it->second;
+      if (l.state == lease_state::queued) s.queue_.insert({l.terms.submit, id});
+      for (const auto& e : pending_events(l)) {
+        if (std::get<0>(e) < s.now_)
+          throw invalid_request(describe("scheduler state: lease ", id, " has an event at ",
+                                         std::get<0>(e), ", before the clock ", s.now_));
+        s.events_.insert(e);
+      }
+      if (l.current)
+        for (std::size_t node : l.current->nodes) {
+          if (node >= s.on_node_.size())
+            throw invalid_request(describe("scheduler state: lease ", id, " is booked on node ",
+                                           node, " but the table has ", s.on_node_.size()));
+          s.on_node_[node].push_back(id);
+        }
+    }
+    for (std::uint64_t id : state.reserved) {
+      const auto it = s.leases_.find(id);
+      if (it == s.leases_.end() || it->second.state != lease_state::scheduled ||
+          !it->second.is_best_effort())
+        throw invalid_request(describe("scheduler state: lease ", id,
+                                       " holds a reservation but is not a scheduled best-effort "
+                                       "lease"));
+      s.reserved_.insert(id);
+    }
+    s.finished_ = std::move(state.finished);
+    try {
+      s.validate();
+    } catch (const invariant_violation& e) {
+      throw invalid_request(describe("inconsistent scheduler state: ", e.what()));
+    }
+    return s;
+  }
+
   // Checks the scheduler against its slot table: every node's free capacity at every change
   // point equals its total minus the segments booked on it; queue and states agree. Throws
   // invariant_violation naming the first difference. For tests; O(nodes x bookings).
@@ -328,8 +397,6 @@ class lease_scheduler : private detail::transactions<A, Preparation, QueueOrder,
   using base::work_of;
 
  private:
-  friend struct io::detail::scheduler_access;
-
   using base::admit;
   using base::begin_order;
   using base::booked_vector;

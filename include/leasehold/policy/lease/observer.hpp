@@ -6,16 +6,33 @@
 // NOVM-NOSR). Every call carries the simulated or real time at which it happens. A resumed
 // segment also announces its phases, so that an embedding service can enact them without
 // reading segment records: the migration (from which nodes to which, over which span) and the
-// resume proper.
+// resume proper. With a preparation step that transfers images (image staging), the observer
+// also hears when each transfer starts and when it has ended.
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "leasehold/core/time.hpp"
 
 namespace leasehold::policy::lease {
+
+// One transfer of a disk image from the repository to nodes, as the preparation step booked
+// it (Haizea §3.2: image staging as a reservation of its own).
+template <time_value T = std::int64_t>
+struct transfer_notice {
+  std::uint64_t transfer = 0;  // the preparation step's id for it
+  std::string image;
+  std::int64_t size_mb = 0;
+  std::vector<std::size_t> nodes;     // destinations
+  interval<T> span{};                 // when it uses the link
+  std::vector<std::uint64_t> leases;  // the leases it serves, in increasing id order
+
+  friend bool operator==(const transfer_notice&, const transfer_notice&) = default;
+};
 
 template <time_value T = std::int64_t>
 class lease_observer {
@@ -46,6 +63,16 @@ class lease_observer {
   virtual void on_rejected(std::uint64_t /*id*/, T /*at*/, std::string_view /*reason*/) {}
   // Preempted without suspension: cancelled, its work lost, and queued again.
   virtual void on_requeued(std::uint64_t /*id*/, T /*at*/) {}
+  // An image transfer starts at transfer.span.begin. A transfer not yet started may still move
+  // or be dropped as leases are planned again, so it is announced only when the scheduler's
+  // clock reaches its start, and is fixed once the clock has passed it.
+  virtual void on_transfer_started(const transfer_notice<T>& /*transfer*/) {}
+  // A transfer announced at the current instant was taken back by a later call at the same
+  // instant (its lease was planned again): `transfer` is as it was announced. If it still
+  // starts now, on_transfer_started follows with its new span or nodes.
+  virtual void on_transfer_withdrawn(const transfer_notice<T>& /*transfer*/) {}
+  // The transfer has ended at transfer.span.end: the image is on its nodes.
+  virtual void on_transfer_finished(const transfer_notice<T>& /*transfer*/) {}
 };
 
 }  // namespace leasehold::policy::lease

@@ -48,6 +48,12 @@ concept preparation = time_value<T> && vector_capacity<C> &&
 //    (Haizea §3.2), and nodes with a smaller rank (0: the image will be there without a new
 //    transfer) are preferred after nodes that need no preemption; nullopt: the node cannot
 //    take the image at all.
+//  - next_transfer_event() -> std::optional<T>, take_transfer_events(now) -> a range of
+//    {P::transfer_change change; transfer_notice<T> notice;} with transfer_change's started,
+//    withdrawn and finished (the concept transfer_reporting_preparation): the preparation
+//    step's transfers, announced to the observer as they start and end; the scheduler's
+//    next_event_time() includes them. An announcement made at a transfer's first instant is
+//    withdrawn if a later call at that instant moves or drops the transfer.
 // Resumed segments (after a suspension, or a migration that moves the image instance with
 // the memory state, §3.1) need no preparation: the scheduler neither asks ready_at for them
 // nor calls prepare.
@@ -77,5 +83,12 @@ struct images_predeployed {
 
 static_assert(preparation<images_predeployed, std::int64_t>,
               "images_predeployed must model preparation");
+
+template <class P, class T, class C = node_resources>
+concept transfer_reporting_preparation = preparation<P, T, C> &&
+    requires(P& p, const P& cp, T now) {
+  { cp.next_transfer_event() } -> std::same_as<std::optional<T>>;
+  {p.take_transfer_events(now)};
+};
 
 }  // namespace leasehold::policy::lease

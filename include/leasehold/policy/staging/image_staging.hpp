@@ -22,7 +22,8 @@
 //    end of the earliest slot for a new transfer.
 //  - A transfer that has started cannot be taken back: if its lease is unscheduled, it runs
 //    to its end and its image lands in the cache (an orphan, evictable, and adopted by the
-//    same lease when it is planned again).
+//    same lease when it is planned again). It has started once the clock has passed its
+//    begin.
 //
 // The policy never owns a clock: every call carries the scheduler's current time.
 
@@ -42,6 +43,7 @@
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
+#include "leasehold/policy/lease/observer.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
 #include "leasehold/policy/staging/config.hpp"
 #include "leasehold/policy/staging/detail/edf_placement.hpp"
@@ -63,6 +65,8 @@ struct image_transfer {
   interval<T> span{};
   std::vector<std::size_t> nodes;  // destinations
   bool deadline_driven = false;    // EDF-placed (an advance reservation's); moves until it starts
+  // Announced to the lease observer as started (take_transfer_events).
+  bool announced = false;
   std::map<std::pair<std::uint64_t, std::size_t>, user> users;  // (lease, node) it serves
 
   // The earliest start among its users: the transfer must end by then.
@@ -156,8 +160,80 @@ class image_staging {
   [[nodiscard]] staging_stats stats() const {
     staging_stats s = stats_;
     for (const auto& [id, t] : transfers_)
-      if (t.span.begin < now_) count_transfer(s, t);
+      if (has_started(t, now_)) count_transfer(s, t);
     return s;
+  }
+
+  // ---- transfer events (lease_observer::on_transfer_started / _finished) --------------------
+
+  using notice_type = lease::transfer_notice<time_type>;
+  enum class transfer_change { started, finished, withdrawn };
+  struct transfer_event {
+    transfer_change change = transfer_change::started;
+    notice_type notice;  // as announced (for a withdrawal: as it was announced)
+
+    // When it happens: a start or withdrawal at the transfer's begin, an end at its end.
+    [[nodiscard]] time_type at() const {
+      return change == transfer_change::finished ? notice.span.end : notice.span.begin;
+    }
+  };
+
+  // When the next transfer starts or ends after the last events taken: the begin of a transfer
+  // not yet announced, or the end of one announced. Nullopt when no transfer is booked.
+  [[nodiscard]] std::optional<time_type> next_transfer_event() const {
+    std::optional<time_type> next;
+    for (const auto& [id, tr] : transfers_) {
+      const time_type at = tr.announced ? tr.span.end : tr.span.begin;
+      if (!next || at < *next) next = at;
+    }
+    return next;
+  }
+
+  // Moves the clock to `now` and hands out, in time order, every transfer start and end up to
+  // `now` not handed out before. A transfer starting exactly at `now` is announced but may
+  // still change while the clock stays at `now` (a later call at the same instant may plan
+  // its lease again): the next call then withdraws the announcement (transfer_change::
+  // withdrawn, with the notice as announced) and announces it anew if it still starts by then.
+  // Once the clock has passed its begin a transfer is fixed. The lease scheduler calls this as
+  // its clock moves and at the end of each call, and passes the events to its observer.
+  std::vector<transfer_event> take_transfer_events(time_type now) {
+    const std::size_t ended_before = finished_.size();
+    sync(now);
+    std::vector<transfer_event> events;
+    // Announcements made at their first instant: withdrawn if the transfer has gone or moved.
+    for (const auto& [id, announced] : tentative_) {
+      const auto it = transfers_.find(id);
+      const bool ended =
+          std::any_of(finished_.begin() + static_cast<std::ptrdiff_t>(ended_before),
+                      finished_.end(), [id](const transfer_type& tr) { return tr.id == id; });
+      if (ended) continue;  // it ran as announced
+      if (it != transfers_.end() && it->second.span == announced.span &&
+          it->second.nodes == announced.nodes)
+        continue;
+      events.push_back({transfer_change::withdrawn, announced});
+      if (it != transfers_.end()) it->second.announced = false;
+    }
+    tentative_.clear();
+    for (std::size_t i = ended_before; i < finished_.size(); ++i) {
+      transfer_type& tr = finished_[i];
+      if (!tr.announced) events.push_back({transfer_change::started, notice_of(tr)});
+      tr.announced = true;
+      events.push_back({transfer_change::finished, notice_of(tr)});
+    }
+    for (auto& [id, tr] : transfers_) {
+      if (tr.announced || tr.span.begin > now) continue;
+      tr.announced = true;
+      events.push_back({transfer_change::started, notice_of(tr)});
+      if (!has_started(tr, now)) tentative_.emplace(id, events.back().notice);
+    }
+    // In time order; at one instant withdrawals first, then starts, then ends.
+    std::ranges::stable_sort(events, {}, [](const transfer_event& e) {
+      const int rank = e.change == transfer_change::withdrawn ? 0
+                       : e.change == transfer_change::started ? 1
+                                                              : 2;
+      return std::pair{e.at(), rank};
+    });
+    return events;
   }
 
   // ---- the preparation step (policy::lease::preparation) -----------------------------------
@@ -387,7 +463,7 @@ class image_staging {
       if (const auto in = incoming_.find({node, h.key}); in != incoming_.end()) {
         transfer_type& tr = transfers_.at(in->second);
         tr.users.erase({id, node});
-        if (tr.span.begin >= now && no_user_on(tr, node) &&
+        if (!has_started(tr, now) && no_user_on(tr, node) &&
             caches_[node].find(h.key)->references == 0) {
           // Nobody needs it on this node before it leaves: do not send it there.
           (void)detach(node, h.key);
@@ -417,7 +493,7 @@ class image_staging {
       if (!ahead.empty() && link_.profile().min_free(ahead) != 0)
         throw invariant_violation(leasehold::detail::describe(
             "image_staging: transfer ", id, " over ", tr.span, " is not booked on the link"));
-      if (tr.deadline_driven && tr.span.begin >= now_ && tr.span.end > tr.deadline())
+      if (tr.deadline_driven && !has_started(tr, now_) && tr.span.end > tr.deadline())
         throw invariant_violation(
             leasehold::detail::describe("image_staging: transfer ", id, " ends at ", tr.span.end,
                                         " after its deadline ", tr.deadline()));
@@ -442,6 +518,25 @@ class image_staging {
   };
   using job = detail::edf_job<time_type>;
 
+  // Started for good: the clock has passed its begin. (At its first instant it may still
+  // move or go away, as any call at that instant may plan leases again.)
+  [[nodiscard]] static bool has_started(const transfer_type& tr, time_type now) {
+    return tr.span.begin < now;
+  }
+
+  [[nodiscard]] static notice_type notice_of(const transfer_type& tr) {
+    notice_type n;
+    n.transfer = tr.id;
+    n.image = tr.image;
+    n.size_mb = tr.size_mb;
+    n.nodes = tr.nodes;
+    n.span = tr.span;
+    for (const auto& entry : tr.users) n.leases.push_back(entry.first.first);
+    std::ranges::sort(n.leases);
+    n.leases.erase(std::unique(n.leases.begin(), n.leases.end()), n.leases.end());
+    return n;
+  }
+
   void check_node(const char* operation, std::size_t node) const {
     if (node >= caches_.size())
       throw invalid_request(leasehold::detail::describe("image_staging ", operation, ": node ",
@@ -463,7 +558,7 @@ class image_staging {
     const auto in = incoming_.find({node, key});
     if (in == incoming_.end()) return true;
     const transfer_type& tr = transfers_.at(in->second);
-    return tr.span.begin < now || tr.is_protected();
+    return has_started(tr, now) || tr.is_protected();
   }
 
   // End of the earliest slot for the transfers a best-effort lease would need: one multicast,
@@ -484,7 +579,7 @@ class image_staging {
   [[nodiscard]] std::vector<job> pending_jobs(time_type now) const {
     std::vector<job> jobs;
     for (const auto& [id, tr] : transfers_)
-      if (tr.deadline_driven && tr.span.begin >= now)
+      if (tr.deadline_driven && !has_started(tr, now))
         jobs.push_back({id, static_cast<time_type>(tr.span.end - tr.span.begin), tr.deadline(),
                         order_of(id), tr.span});
     return jobs;
@@ -528,7 +623,7 @@ class image_staging {
         ++it;
       }
     }
-    if (tr.nodes.empty() && tr.span.begin >= now_) {
+    if (tr.nodes.empty() && !has_started(tr, now_)) {
       link_.release(tr.span);
       ++version_;
       transfers_.erase(id);
@@ -598,9 +693,13 @@ class image_staging {
   std::uint64_t next_order_ = 1ull << 62;  // new jobs sort after every existing transfer id
   std::uint64_t version_ = 0;              // bumped whenever the link changes
   mutable std::optional<memo> memo_;
+  // Transfers announced at their first instant, as announced (take_transfer_events).
+  std::map<std::uint64_t, notice_type> tentative_;
 };
 
 static_assert(lease::preparation<image_staging<>, std::int64_t>,
               "image_staging must model leasehold::policy::lease::preparation");
+static_assert(lease::transfer_reporting_preparation<image_staging<>, std::int64_t>,
+              "image_staging must announce its transfers to the lease scheduler");
 
 }  // namespace leasehold::policy::staging

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -46,6 +47,15 @@ class deferred_events final : public lease_observer<T> {
   void on_requeued(std::uint64_t id, T at) override {
     events_.push_back({kind::requeued, id, at, {}, {}});
   }
+  void on_transfer_started(const transfer_notice<T>& transfer) override {
+    hold_transfer(kind::transfer_started, transfer, transfer.span.begin);
+  }
+  void on_transfer_withdrawn(const transfer_notice<T>& transfer) override {
+    hold_transfer(kind::transfer_withdrawn, transfer, transfer.span.begin);
+  }
+  void on_transfer_finished(const transfer_notice<T>& transfer) override {
+    hold_transfer(kind::transfer_finished, transfer, transfer.span.end);
+  }
 
   void replay(lease_observer<T>& to) const {
     for (const event_record& e : events_) {
@@ -74,22 +84,48 @@ class deferred_events final : public lease_observer<T> {
         case kind::resuming:
           to.on_resuming(e.id, e.nodes, e.span);
           break;
+        case kind::transfer_started:
+          to.on_transfer_started(*e.transfer);
+          break;
+        case kind::transfer_withdrawn:
+          to.on_transfer_withdrawn(*e.transfer);
+          break;
+        case kind::transfer_finished:
+          to.on_transfer_finished(*e.transfer);
+          break;
       }
     }
   }
 
  private:
-  enum class kind { ready, suspended, resumed, ended, rejected, requeued, migrated, resuming };
+  enum class kind {
+    ready,
+    suspended,
+    resumed,
+    ended,
+    rejected,
+    requeued,
+    migrated,
+    resuming,
+    transfer_started,
+    transfer_withdrawn,
+    transfer_finished
+  };
   struct event_record {
     kind what;
     std::uint64_t id;
     T at;
     std::vector<std::size_t> nodes;  // where (the destination of a migration)
     std::string reason;
-    std::vector<std::size_t> from{};  // a migration's source
-    interval<T> span{};               // a migration's transfer, a resume's phase
+    std::vector<std::size_t> from{};               // a migration's source
+    interval<T> span{};                            // a migration's transfer, a resume's phase
+    std::optional<transfer_notice<T>> transfer{};  // an image transfer's
   };
   std::vector<event_record> events_;
+
+  void hold_transfer(kind what, const transfer_notice<T>& transfer, T at) {
+    events_.push_back({what, transfer.transfer, at, {}, {}, {}, transfer.span, transfer});
+  }
 };
 
 }  // namespace leasehold::policy::lease::detail

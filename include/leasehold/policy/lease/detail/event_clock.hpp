@@ -8,14 +8,18 @@
 //  - a segment that begins starts (or resumes) its lease (lease_book.hpp);
 //  - a segment that ends either completes its lease, freeing what it booked beyond its real
 //    end, or suspends it (§3.1): the work done is credited and the remainder requeued by its
-//    original submit time (§3.2).
+//    original submit time (§3.2);
+//  - an image transfer of the preparation step that starts or ends is announced to the
+//    observer at its instant (the scheduler's next event time includes them).
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <tuple>
 #include <vector>
 
 #include "leasehold/policy/lease/detail/best_effort_planning.hpp"
+#include "leasehold/policy/lease/preparation.hpp"
 
 namespace leasehold::policy::lease::detail {
 
@@ -24,6 +28,7 @@ class event_clock : public best_effort_planning<A, Preparation, QueueOrder, Node
   using base = best_effort_planning<A, Preparation, QueueOrder, NodeChoice>;
 
  public:
+  using typename base::capacity_type;
   using typename base::record_type;
   using typename base::segment_type;
   using typename base::time_type;
@@ -42,6 +47,7 @@ class event_clock : public best_effort_planning<A, Preparation, QueueOrder, Node
   using base::now_;
   using base::observer_;
   using base::on_segment_begin;
+  using base::prep_;
   using base::reevaluate;
   using base::slide_back;
   using base::table_;
@@ -49,11 +55,19 @@ class event_clock : public best_effort_planning<A, Preparation, QueueOrder, Node
   using base::wall_time;
   using base::work_of;
 
-  // Processes every event due by `now` and moves the clock there.
+  // Processes every event due by `now` and moves the clock there. Image transfers that start
+  // or end on the way are announced at their own instants.
   void run_events_until(time_type now) {
-    while (!events_.empty() && std::get<0>(*events_.begin()) <= now) {
-      const time_type at = std::get<0>(*events_.begin());
+    while (true) {
+      std::optional<time_type> next;
+      if (!events_.empty()) next = std::get<0>(*events_.begin());
+      if (const auto transfer = next_transfer_event(); transfer && (!next || *transfer < *next))
+        next = transfer;
+      if (!next || *next > now) break;
+      const time_type at = *next;
       move_clock(at);
+      report_transfers(at);
+      if (events_.empty() || std::get<0>(*events_.begin()) != at) continue;
       while (!events_.empty() && std::get<0>(*events_.begin()) == at) {
         const auto [time, order, id] = *events_.begin();
         log_.erase(events_, {time, order, id});
@@ -66,6 +80,42 @@ class event_clock : public best_effort_planning<A, Preparation, QueueOrder, Node
       reevaluate();
     }
     move_clock(now);
+  }
+
+  // Whether the preparation step announces its transfers (preparation.hpp: image staging).
+  static constexpr bool reports_transfers =
+      transfer_reporting_preparation<Preparation, time_type, capacity_type>;
+
+  // When the preparation step's next transfer starts or ends, if it says.
+  [[nodiscard]] std::optional<time_type> next_transfer_event() const {
+    if constexpr (reports_transfers)
+      return prep_.next_transfer_event();
+    else
+      return std::nullopt;
+  }
+
+  // Announces the transfers that have started or ended by `at`, and withdraws announcements
+  // of transfers that a call at their first instant moved or dropped.
+  void report_transfers(time_type at) {
+    if constexpr (reports_transfers) {
+      using change = typename Preparation::transfer_change;
+      for (const auto& e : prep_.take_transfer_events(at)) {
+        if (observer_ == nullptr) continue;
+        switch (e.change) {
+          case change::started:
+            observer_->on_transfer_started(e.notice);
+            break;
+          case change::withdrawn:
+            observer_->on_transfer_withdrawn(e.notice);
+            break;
+          case change::finished:
+            observer_->on_transfer_finished(e.notice);
+            break;
+        }
+      }
+    } else {
+      (void)at;
+    }
   }
 
  private:

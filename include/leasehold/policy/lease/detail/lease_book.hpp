@@ -33,6 +33,7 @@
 #include "leasehold/policy/lease/node_choice.hpp"
 #include "leasehold/policy/lease/observer.hpp"
 #include "leasehold/policy/lease/queue_order.hpp"
+#include "leasehold/policy/lease/scheduler_state.hpp"
 #include "leasehold/policy/lease/vm_time_model.hpp"
 
 namespace leasehold::policy::lease::detail {
@@ -99,8 +100,8 @@ class lease_book {
   };
   static constexpr bool saves_preparation = !std::is_empty_v<Preparation>;
 
-  static constexpr int finish_order = 0;  // ends before begins at the same instant
-  static constexpr int begin_order = 1;
+  static constexpr int finish_order = segment_finish_event;  // ends before begins (same instant)
+  static constexpr int begin_order = segment_begin_event;
   using event = std::tuple<time_type, int, std::uint64_t>;
 
   // The resource vector a lease books per node: its own, plus room for its memory state

@@ -50,6 +50,7 @@ class transactions : public event_clock<A, Preparation, QueueOrder, NodeChoice> 
   using base::on_node_;
   using base::prep_;
   using base::queue_;
+  using base::report_transfers;
   using base::reserved_;
   using base::retiring_;
   using base::saves_preparation;
@@ -67,12 +68,15 @@ class transactions : public event_clock<A, Preparation, QueueOrder, NodeChoice> 
     } guard{in_call_};
     in_call_ = true;
     retiring_.clear();
+    // Transfers starting at the call's final instant are announced (and so fixed) as it ends.
     auto whole = [&]() -> decltype(auto) {
       if constexpr (std::is_void_v<decltype(body())>) {
         body();
+        report_transfers(now_);
         retire();
       } else {
         auto result = body();
+        report_transfers(now_);
         retire();
         return result;
       }
