@@ -14,6 +14,8 @@
 #include <leasehold/io/checkpoint.hpp>
 #include <leasehold/leasehold.hpp>
 
+#include "io/corrupted_text.hpp"
+
 #include "availability/backends.hpp"
 
 using namespace leasehold;
@@ -71,20 +73,8 @@ void check_same_answers(const A& a, const B& b, std::uint64_t seed) {
   }
 }
 
-std::string error_of(auto load) {
-  try {
-    load();
-  } catch (const io::format_error& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
-}
+std::string error_of(auto load) { return leasehold::testing::format_error_of(load); }
+using leasehold::testing::replaced;
 
 }  // namespace
 

@@ -16,6 +16,8 @@
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 #include <leasehold/sim/metrics.hpp>
 
+#include "io/corrupted_text.hpp"
+
 #include "policy/lease/random_leases.hpp"
 
 using namespace leasehold;
@@ -72,19 +74,10 @@ scheduler make_scheduler(const scheduler_config<T>& config) {
 }
 
 std::string error_of(const std::string& text) {
-  try {
-    (void)io::load_scheduler<scheduler>(text);
-  } catch (const io::format_error& e) {
-    return e.what();
-  }
-  return "no error";
+  return leasehold::testing::format_error_of([&] { (void)io::load_scheduler<scheduler>(text); });
 }
 
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
-}
+using leasehold::testing::replaced;
 
 }  // namespace
 

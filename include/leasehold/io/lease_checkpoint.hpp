@@ -7,9 +7,10 @@
 // query identically and continues a simulation bit for bit (tests/io/lease_checkpoint_test.cpp
 // resumes a simulation from a mid-run checkpoint to identical metrics).
 //
-// Not stored: the observer (set it again after loading) and the Preparation object, which the
-// caller passes in restored (images_predeployed has no state; a stateful preparation such as
-// image staging must be checkpointed by its owner alongside).
+// Image staging's state is stored with it ("preparation", io/staging_checkpoint.hpp) and
+// restored on load. Not stored: the observer (set it again after loading), the queue order
+// and node choice (code), and any other preparation step, which the caller passes in restored
+// (images_predeployed has no state).
 //
 // load_scheduler is strict like load_profile, and it also checks the restored state against
 // itself (validate(): every booking matches the slot table; queue and states agree; events
@@ -21,19 +22,19 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "leasehold/io/checkpoint.hpp"
+#include "leasehold/io/detail/fields.hpp"
 #include "leasehold/io/json.hpp"
+#include "leasehold/io/staging_checkpoint.hpp"
 #include "leasehold/policy/lease/lease_scheduler.hpp"
 
 namespace leasehold::io {
 
 namespace detail {
-
-template <class E>
-struct enum_names;
 
 template <>
 struct enum_names<policy::lease::lease_kind> {
@@ -69,66 +70,6 @@ template <>
 struct enum_names<policy::lease::replanning> {
   static constexpr std::string_view names[] = {"whole_queue", "slide_back"};
 };
-
-template <class E>
-[[nodiscard]] std::string_view name_of(E e) {
-  return enum_names<E>::names[static_cast<std::size_t>(e)];
-}
-
-template <class E>
-[[nodiscard]] E read_enum(const json_value& v) {
-  const std::string& text = v.as_string();
-  const auto& names = enum_names<E>::names;
-  for (std::size_t i = 0; i < std::size(names); ++i)
-    if (names[i] == text) return static_cast<E>(i);
-  std::string known;
-  for (std::string_view n : names) known += (known.empty() ? "" : ", ") + std::string(n);
-  v.fail("unknown value \"" + text + "\" (expected one of " + known + ")");
-}
-
-template <class T>
-void write_optional(json_writer& w, std::string_view name, const std::optional<T>& v) {
-  w.key(name);
-  if (v)
-    w.value(*v);
-  else
-    w.null();
-}
-
-template <class T>
-[[nodiscard]] std::optional<T> read_optional(const json_value& v) {
-  if (v.is_null()) return std::nullopt;
-  return v.as_integer<T>();
-}
-
-template <time_value T>
-void write_interval(json_writer& w, std::string_view name, const interval<T>& span) {
-  w.key(name).begin_array(true).value(span.begin).value(span.end).end_array();
-}
-
-template <time_value T>
-[[nodiscard]] interval<T> read_interval(const json_value& v) {
-  const auto& pair = v.as_array(2);
-  return {pair[0].as_integer<T>(), pair[1].as_integer<T>()};
-}
-
-inline void write_id_list(json_writer& w, const auto& ids) {
-  w.begin_array(true);
-  for (const auto id : ids) w.value(id);
-  w.end_array();
-}
-
-inline void write_ids(json_writer& w, std::string_view name, const auto& ids) {
-  w.key(name);
-  write_id_list(w, ids);
-}
-
-template <class I>
-[[nodiscard]] std::vector<I> read_ids(const json_value& v) {
-  std::vector<I> ids;
-  for (const json_value& item : v.as_array()) ids.push_back(item.as_integer<I>());
-  return ids;
-}
 
 template <time_value T, vector_capacity C>
 void write_terms(json_writer& w, const policy::lease::lease_terms<T, C>& t) {
@@ -543,6 +484,11 @@ void write_scheduler(json_writer& w, const policy::lease::lease_scheduler<A, P, 
   detail::write_header(w, "lease_scheduler");
   detail::write_types<typename A::time_type, typename A::capacity_type>(w);
   detail::write_scheduler_state(w, s.export_state(), s.queue());
+  if constexpr (requires { s.preparation_step().export_state(); }) {
+    w.key("preparation").begin_object();
+    write_staging_body(w, s.preparation_step().export_state());
+    w.end_object();
+  }
   w.end_object();
 }
 
@@ -553,24 +499,46 @@ template <class A, class P, class Q, class N>
   return w.take();
 }
 
-// Restores a lease_scheduler<A, P>; `make(total, origin)` builds each node profile (see
-// load_profile), `prep` is the (restored) preparation step.
+// Restores a lease_scheduler; `make(total, origin)` builds each node profile (see
+// load_profile). The preparation step: a stateful one that checkpoints itself (image staging)
+// is restored from the checkpoint's "preparation" member, and passing one as well is an error
+// (which of the two would be meant?); any other is `prep`, restored by the caller, or a
+// default-constructed one.
 template <class Scheduler, class Make = construct_profile,
           class Prep = typename Scheduler::preparation_type>
-[[nodiscard]] Scheduler read_scheduler(const json_value& doc, const Make& make = {},
-                                       Prep prep = {}) {
+[[nodiscard]] Scheduler read_scheduler(
+    const json_value& doc, const Make& make = {},
+    std::type_identity_t<std::optional<Prep>> prep = std::nullopt) {
   using A = typename Scheduler::table_type::node_type;
   detail::check_header(doc, "lease_scheduler");
   doc.only_members({"format", "version", "kind", "time_type", "capacity_type", "config", "now",
-                    "table", "leases", "queue", "reserved", "events", "on_node", "finished"});
+                    "table", "leases", "queue", "reserved", "events", "on_node", "finished",
+                    "preparation"});
   detail::check_types<typename A::time_type, typename A::capacity_type>(doc);
-  return detail::read_scheduler_state<Scheduler>(doc, make, std::move(prep));
+  const json_value* saved = doc.find("preparation");
+  if constexpr (requires(const json_value& v) { read_staging_body<Prep>(v, make); }) {
+    if (saved != nullptr) {
+      if (prep)
+        saved->fail("the checkpoint holds the preparation step's state; pass none to restore it");
+      prep.emplace(read_staging_body<Prep>(*saved, make));
+    }
+  } else if (saved != nullptr) {
+    saved->fail("this scheduler's preparation step does not restore from a checkpoint");
+  }
+  if (!prep) {
+    if constexpr (std::default_initializable<Prep>)
+      prep.emplace();
+    else
+      doc.fail("the checkpoint holds no preparation state: pass the preparation step");
+  }
+  return detail::read_scheduler_state<Scheduler>(doc, make, std::move(*prep));
 }
 
 template <class Scheduler, class Make = construct_profile,
           class Prep = typename Scheduler::preparation_type>
-[[nodiscard]] Scheduler load_scheduler(std::string_view text, const Make& make = {},
-                                       Prep prep = {}) {
+[[nodiscard]] Scheduler load_scheduler(
+    std::string_view text, const Make& make = {},
+    std::type_identity_t<std::optional<Prep>> prep = std::nullopt) {
   return read_scheduler<Scheduler>(json_reader::parse(text), make, std::move(prep));
 }
 

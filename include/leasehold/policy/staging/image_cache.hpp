@@ -162,6 +162,35 @@ class image_cache {
   // Moves an image's arrival (its transfer was rescheduled).
   void set_arrival(const std::string& key, T arrival) { at("set_arrival", key).arrival = arrival; }
 
+  // The counter LRU stamps come from (with entries(), what saving a cache needs).
+  [[nodiscard]] std::uint64_t use_clock() const noexcept { return clock_; }
+
+  // A cache holding `entries` with stamps from `use_clock`, as entries() and use_clock() gave
+  // them. Throws invalid_request naming the entry for a size that is not positive, a stamp
+  // after the counter, or entries that do not fit the capacity together.
+  [[nodiscard]] static image_cache restore(std::int64_t capacity_mb, eviction_policy policy,
+                                           std::map<std::string, entry_type> entries,
+                                           std::uint64_t use_clock) {
+    using leasehold::detail::describe;
+    image_cache cache(capacity_mb, policy);
+    for (const auto& [key, e] : entries) {
+      if (e.size_mb <= 0)
+        throw invalid_request(
+            describe("image_cache restore ", key, ": size ", e.size_mb, " MB must be positive"));
+      if (e.last_use > use_clock)
+        throw invalid_request(describe("image_cache restore ", key, ": last use ", e.last_use,
+                                       " is after the use counter ", use_clock));
+      if (e.size_mb > capacity_mb - cache.used_mb_)
+        throw invalid_request(describe("image_cache restore ", key, ": ", e.size_mb,
+                                       " MB do not fit; the entries before it leave ",
+                                       capacity_mb - cache.used_mb_, " of ", capacity_mb, " MB"));
+      cache.used_mb_ += e.size_mb;
+    }
+    cache.entries_ = std::move(entries);
+    cache.clock_ = use_clock;
+    return cache;
+  }
+
   // Throws invariant_violation when the accounting is broken or the disk over-committed.
   void validate() const {
     std::int64_t sum = 0;

@@ -49,45 +49,9 @@
 #include "leasehold/policy/staging/detail/edf_placement.hpp"
 #include "leasehold/policy/staging/image_cache.hpp"
 #include "leasehold/policy/staging/repository_link.hpp"
+#include "leasehold/policy/staging/staging_state.hpp"
 
 namespace leasehold::policy::staging {
-
-// One booked transfer of an image from the repository to one or more nodes.
-template <time_value T = std::int64_t>
-struct image_transfer {
-  struct user {
-    T start{};                // the lease's start: the image must be there by then
-    bool protected_ = false;  // the lease cannot be preempted (an advance reservation)
-  };
-  std::uint64_t id = 0;
-  std::string image;
-  std::int64_t size_mb = 0;
-  interval<T> span{};
-  std::vector<std::size_t> nodes;  // destinations
-  bool deadline_driven = false;    // EDF-placed (an advance reservation's); moves until it starts
-  // Announced to the lease observer as started (take_transfer_events).
-  bool announced = false;
-  std::map<std::pair<std::uint64_t, std::size_t>, user> users;  // (lease, node) it serves
-
-  // The earliest start among its users: the transfer must end by then.
-  [[nodiscard]] T deadline() const {
-    T d = forever<T>;
-    for (const auto& [key, u] : users) d = std::min(d, u.start);
-    return d;
-  }
-  [[nodiscard]] bool is_protected() const {
-    return std::ranges::any_of(users, [](const auto& kv) { return kv.second.protected_; });
-  }
-};
-
-struct staging_stats {
-  std::size_t cache_hits = 0;       // a lease found its image complete on the node
-  std::size_t cache_misses = 0;     // a transfer was booked for it
-  std::size_t piggybacks = 0;       // it used an image still arriving for another lease
-  std::size_t transfers = 0;        // transfers that started (a multicast counts once)
-  std::int64_t mb_transferred = 0;  // MB sent by the repository
-  std::int64_t mb_delivered = 0;    // MB written to node caches (per destination)
-};
 
 template <availability Link = free_list<std::int64_t, std::int64_t>>
 requires std::same_as<typename Link::capacity_type, std::int64_t>
@@ -161,6 +125,103 @@ class image_staging {
     staging_stats s = stats_;
     for (const auto& [id, t] : transfers_)
       if (has_started(t, now_)) count_transfer(s, t);
+    return s;
+  }
+
+  // ---- the state as values (staging_state.hpp) ----------------------------------------------
+
+  using state_type = image_staging_state<Link>;
+
+  // Everything this staging step holds, by value (a copy: O(state)).
+  [[nodiscard]] state_type export_state() const {
+    state_type state{.config = config_,
+                     .now = now_,
+                     .link = link_.profile(),
+                     .caches = {},
+                     .cache_clocks = {},
+                     .images = images_,
+                     .transfers = {},
+                     .finished = finished_,
+                     .incoming = {},
+                     .holds = {},
+                     .stats = stats_,
+                     .next_transfer_id = next_transfer_id_,
+                     .next_order = next_order_,
+                     .tentative = {}};
+    for (const auto& cache : caches_) {
+      state.caches.push_back(cache.entries());
+      state.cache_clocks.push_back(cache.use_clock());
+    }
+    for (const auto& entry : transfers_) state.transfers.push_back(entry.second);
+    for (const auto& [where, id] : incoming_)
+      state.incoming.emplace_back(where.first, where.second, id);
+    for (const auto& [id, h] : holds_)
+      state.holds.push_back({id, h.start, h.key, h.refs, h.hits, h.misses, h.piggybacks});
+    for (const auto& entry : tentative_) state.tentative.push_back(entry.second);
+    return state;
+  }
+
+  // A staging step holding `state` (as export_state() gave it). Throws invalid_request naming
+  // the first inconsistency: a bad config, caches that do not fit or do not match the node
+  // count, duplicate or out-of-range ids, and whatever validate() finds between the caches,
+  // the leases' references, the transfers and the link.
+  [[nodiscard]] static image_staging import_state(state_type state) {
+    using leasehold::detail::describe;
+    const auto fail = [](const auto&... parts) {
+      throw invalid_request(describe("image staging state: ", parts...));
+    };
+    if (state.caches.size() != state.cache_clocks.size())
+      fail(state.caches.size(), " caches but ", state.cache_clocks.size(), " use counters");
+    image_staging s(state.caches.size(), state.config, state.now);
+    if (state.link.origin() > state.now)
+      fail("the link's origin ", state.link.origin(), " is after the clock ", state.now);
+    s.link_ = link_type(state.config.bandwidth_mb_s, std::move(state.link));
+    for (std::size_t node = 0; node < state.caches.size(); ++node)
+      s.caches_[node] =
+          cache_type::restore(state.config.cache_mb, state.config.eviction,
+                              std::move(state.caches[node]), state.cache_clocks[node]);
+    for (const auto& [id, size] : state.images) s.add_image({id, size});
+    const auto check_nodes = [&](const std::vector<std::size_t>& nodes, const auto& what) {
+      for (std::size_t node : nodes)
+        if (node >= s.caches_.size())
+          fail(what, " names node ", node, " but there are ", s.caches_.size());
+    };
+    for (auto& tr : state.transfers) {
+      const std::uint64_t id = tr.id;
+      check_nodes(tr.nodes, describe("transfer ", id));
+      if (id == 0 || id >= state.next_transfer_id)
+        fail("transfer ", id, " is not below the next id ", state.next_transfer_id);
+      if (!s.transfers_.emplace(id, std::move(tr)).second) fail("transfer ", id, " appears twice");
+    }
+    s.finished_ = std::move(state.finished);
+    for (auto& [node, key, id] : state.incoming) {
+      if (node >= s.caches_.size() || !s.transfers_.contains(id))
+        fail("image ", key, " arriving on node ", node, " through transfer ", id,
+             ": no such node or transfer");
+      if (!s.incoming_.emplace(std::pair{node, key}, id).second)
+        fail("image ", key, " arrives on node ", node, " twice");
+    }
+    for (auto& h : state.holds) {
+      check_nodes(h.refs, describe("lease ", h.lease, "'s hold"));
+      if (!s.holds_
+               .emplace(h.lease, hold{h.start, std::move(h.key), std::move(h.refs), h.hits,
+                                      h.misses, h.piggybacks})
+               .second)
+        fail("lease ", h.lease, " holds images twice");
+    }
+    s.stats_ = state.stats;
+    s.next_transfer_id_ = state.next_transfer_id;
+    s.next_order_ = state.next_order;
+    for (auto& notice : state.tentative) {
+      const std::uint64_t id = notice.transfer;
+      if (!s.tentative_.emplace(id, std::move(notice)).second)
+        fail("transfer ", id, " is announced twice");
+    }
+    try {
+      s.validate();
+    } catch (const invariant_violation& e) {
+      throw invalid_request(describe("inconsistent image staging state: ", e.what()));
+    }
     return s;
   }
 
@@ -482,6 +543,11 @@ class image_staging {
     std::map<std::pair<std::size_t, std::string>, std::size_t> refs;
     for (const auto& [id, h] : holds_)
       for (std::size_t node : h.refs) ++refs[{node, h.key}];
+    for (const auto& [where, count] : refs)
+      if (caches_[where.first].find(where.second) == nullptr)
+        throw invariant_violation(leasehold::detail::describe(
+            "image_staging: ", count, " lease(s) hold ", where.second, " on node ", where.first,
+            ", which does not cache it"));
     for (std::size_t node = 0; node < caches_.size(); ++node)
       for (const auto& [key, e] : caches_[node].entries())
         if (e.references != refs[{node, key}])

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "leasehold/availability/concept.hpp"
 #include "leasehold/availability/detail/checks.hpp"
@@ -36,6 +37,22 @@ class repository_link {
   // positive finite number of at least 1 kB/s.
   explicit repository_link(double bandwidth_mb_s, time_type origin = 0)
       : bandwidth_kb_s_(checked_bandwidth(bandwidth_mb_s)), profile_(bandwidth_kb_s_, origin) {}
+
+  // A link of `bandwidth_mb_s` MB/s whose bookings are those of `profile` (as profile() gave
+  // it: restoring a saved link). Throws invalid_request when the profile's total is not the
+  // bandwidth in kB/s, or the profile holds part of the link rather than all of it.
+  repository_link(double bandwidth_mb_s, A profile)
+      : bandwidth_kb_s_(checked_bandwidth(bandwidth_mb_s)), profile_(std::move(profile)) {
+    if (profile_.total() != bandwidth_kb_s_)
+      throw invalid_request(
+          leasehold::detail::describe("repository_link: the profile's total ", profile_.total(),
+                                      " kB/s is not the bandwidth ", bandwidth_kb_s_, " kB/s"));
+    for (const auto& block : profile_.free_blocks())
+      if (block.free != 0 && block.free != bandwidth_kb_s_)
+        throw invalid_request(leasehold::detail::describe("repository_link: ", block.free,
+                                                          " kB/s free over ", block.span,
+                                                          ": a transfer holds the whole link"));
+  }
 
   [[nodiscard]] std::int64_t bandwidth_kb_s() const noexcept { return bandwidth_kb_s_; }
   [[nodiscard]] double bandwidth_mb_s() const noexcept {
