@@ -38,7 +38,7 @@
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
 
-#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/sim/workload/detail/text.hpp"
 #include "leasehold/sim/workload/parse_error.hpp"

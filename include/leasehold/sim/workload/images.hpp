@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/sim/workload/random.hpp"
 

@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/sim/workload/swf.hpp"
 
