@@ -26,6 +26,11 @@ foreach(header IN LISTS headers)
     if(DEFINED rank_${target} AND rank_${target} GREATER rank_${layer})
       string(APPEND violations "\n  ${header}: ${line} (${layer} may not include ${target})")
     endif()
+    # The workload readers and generators produce lease terms, core's vocabulary; they must
+    # not depend on the policy that schedules them (docs/architecture.md).
+    if(header MATCHES "^leasehold/sim/workload/" AND line MATCHES "\"leasehold/policy/lease/")
+      string(APPEND violations "\n  ${header}: ${line} (sim/workload uses core/lease_terms.hpp)")
+    endif()
     if(line MATCHES "\"(leasehold/.*)/detail/")
       set(owner "${CMAKE_MATCH_1}")
       get_filename_component(header_dir "${header}" DIRECTORY)
