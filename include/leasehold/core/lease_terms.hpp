@@ -8,6 +8,7 @@
 // policy that schedules it. policy/lease/lease_terms.hpp, the include path users know, brings
 // these names into leasehold::policy::lease as well.
 
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include <string>
 
 #include "leasehold/core/capacity.hpp"
+#include "leasehold/core/detail/enum_name.hpp"
 #include "leasehold/core/time.hpp"
 
 namespace leasehold {
@@ -61,15 +63,9 @@ enum class lease_kind {
 };
 
 inline std::ostream& operator<<(std::ostream& out, lease_kind kind) {
-  switch (kind) {
-    case lease_kind::advance_reservation:
-      return out << "advance reservation";
-    case lease_kind::best_effort:
-      return out << "best-effort";
-    case lease_kind::immediate:
-      return out << "immediate";
-  }
-  return out << "unknown lease kind";
+  return detail::write_enum_name(out, kind,
+                                 std::array{"advance reservation", "best-effort", "immediate"},
+                                 "unknown lease kind");
 }
 
 // The disk image a lease's VMs boot from.
