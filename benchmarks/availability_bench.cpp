@@ -7,6 +7,8 @@
 //   churn/<backend>/<N>    an online steady state of about N live reservations: time advances,
 //                          the past is dropped with advance_to, jobs that end early release
 //                          the rest of their booking, arrivals book inside a window
+//   earliest_fit/<backend>/<N>   the search alone on the append profile at N, with windows
+//                          that begin anywhere in the booked time line (nothing is booked)
 //   free_at/<backend>/<N>, min_free/<backend>/<N>   queries at N live reservations
 //
 // Each backend is ONE line in register_all() at the bottom. A backend is described by a
@@ -278,6 +280,44 @@ void bm_append(benchmark::State& state) {
 
 constexpr std::size_t query_count = 4096;  // a power of two: the loop cycles with a mask
 
+// The search alone, with a window: query_count requests (amount uniform in [1, 128], duration
+// uniform in [1, 3600] s) whose window begins anywhere in the booked part of the time line
+// and lasts the duration plus up to 4 h, asked in turn of the profile at N, which stays as it
+// is. Unlike append's windows from 0, the search starts inside the schedule, so this is what
+// a policy probing candidate requests pays (Schneider & Linnert's Fig. 4 skips whole subtrees
+// of blocks too short here). `found` is the share of requests that fit.
+template <class Factory>
+void bm_earliest_fit(benchmark::State& state) {
+  const auto live = static_cast<std::size_t>(state.range(0));
+  const auto& snapshot = append_state<Factory>(live);
+  if (snapshot.live < live) {
+    state.SkipWithError("the ring's horizon cannot hold N of these reservations");
+    return;
+  }
+  std::mt19937_64 random(9);
+  std::uniform_int_distribution<units> amount(1, append_total);
+  std::uniform_int_distribution<tick> seconds(1, 3600);
+  std::uniform_int_distribution<tick> begin(0, snapshot.extent - 1);
+  std::uniform_int_distribution<tick> slack(0, 4 * hour);
+  std::vector<request_type> requests(query_count);
+  for (auto& r : requests) {
+    r.amount = amount(random);
+    r.duration = seconds(random) * second;
+    r.window.begin = begin(random);
+    r.window.end = r.window.begin + r.duration + slack(random);
+  }
+  std::size_t i = 0;
+  std::size_t found = 0;
+  for (auto _ : state) {
+    const auto start = snapshot.profile.earliest_fit(requests[i]);
+    benchmark::DoNotOptimize(start);
+    if (start) ++found;
+    i = (i + 1) & (query_count - 1);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+  state.counters["found"] = static_cast<double>(found) / static_cast<double>(state.iterations());
+}
+
 template <class Factory>
 void bm_free_at(benchmark::State& state) {
   const auto live = static_cast<std::size_t>(state.range(0));
@@ -503,6 +543,8 @@ void register_backend(const std::string& name, std::size_t max_live) {
       benchmark::RegisterBenchmark(("churn/" + name).c_str(), bm_churn<Factory>)
           ->Arg(n)
           ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("earliest_fit/" + name).c_str(), bm_earliest_fit<Factory>)
+        ->Arg(n);
     benchmark::RegisterBenchmark(("free_at/" + name).c_str(), bm_free_at<Factory>)->Arg(n);
     benchmark::RegisterBenchmark(("min_free/" + name).c_str(), bm_min_free<Factory>)->Arg(n);
   }

@@ -20,6 +20,8 @@
 
 #include <leasehold/leasehold.hpp>
 
+#include "availability/outcome.hpp"
+
 namespace leasehold::testing {
 
 // Operation count per seed; LEASEHOLD_RANDOM_OPS scales it for longer local runs.
@@ -29,27 +31,6 @@ inline std::size_t random_ops_per_seed(std::size_t fallback) {
     if (value > 0) return static_cast<std::size_t>(value);
   }
   return fallback;
-}
-
-template <class Backend>
-std::vector<free_block_of<Backend>> blocks_of(const Backend& backend) {
-  std::vector<free_block_of<Backend>> blocks;
-  for (const auto& block : backend.free_blocks()) blocks.push_back(block);
-  return blocks;
-}
-
-// The oracle's profile as the backend must show it: all of it, or for a fixed-horizon backend
-// (one with horizon()) the part inside the horizon, the last block cut at the horizon end.
-template <class Oracle, class Backend>
-std::vector<typename Oracle::block_type> expected_blocks(const Oracle& oracle,
-                                                         const Backend& backend) {
-  auto blocks = blocks_of(oracle);
-  if constexpr (bounded_availability<Backend>) {
-    const auto end = backend.horizon().end;
-    std::erase_if(blocks, [end](const auto& block) { return block.span.begin >= end; });
-    if (!blocks.empty() && blocks.back().span.end > end) blocks.back().span.end = end;
-  }
-  return blocks;
 }
 
 // How a differential run draws its inputs. Times are drawn inside [origin, origin + span),
@@ -72,52 +53,6 @@ struct differential_config {
   // latest fit from its blocks is not slot-aligned, so no rounded request matches it).
   bool check_latest_fit = true;
 };
-
-// Which exception a call threw, as a comparable name.
-enum class outcome {
-  ok,
-  invalid_request,
-  insufficient_capacity,
-  invalid_release,
-  out_of_horizon,
-  other
-};
-
-inline const char* name_of(outcome o) {
-  switch (o) {
-    case outcome::ok:
-      return "ok";
-    case outcome::invalid_request:
-      return "invalid_request";
-    case outcome::insufficient_capacity:
-      return "insufficient_capacity";
-    case outcome::invalid_release:
-      return "invalid_release";
-    case outcome::out_of_horizon:
-      return "out_of_horizon";
-    case outcome::other:
-      return "other exception";
-  }
-  return "?";
-}
-
-template <class F>
-outcome outcome_of(F&& call) {
-  try {
-    call();
-    return outcome::ok;
-  } catch (const invalid_request&) {
-    return outcome::invalid_request;
-  } catch (const insufficient_capacity&) {
-    return outcome::insufficient_capacity;
-  } catch (const invalid_release&) {
-    return outcome::invalid_release;
-  } catch (const out_of_horizon&) {
-    return outcome::out_of_horizon;
-  } catch (...) {
-    return outcome::other;
-  }
-}
 
 template <class Backend, class Oracle>
 std::size_t run_differential(std::uint64_t seed, std::size_t operations, Backend backend,

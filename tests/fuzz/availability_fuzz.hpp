@@ -19,10 +19,12 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <leasehold/leasehold.hpp>
 
+#include "availability/outcome.hpp"
 #include "fuzz/fuzz_input.hpp"
 
 namespace leasehold::fuzzing {
@@ -32,30 +34,17 @@ namespace leasehold::fuzzing {
   std::abort();
 }
 
-enum class outcome { ok, invalid_request, insufficient_capacity, invalid_release, out_of_horizon };
+using testing::blocks_of;
+using testing::expected_blocks;
+using testing::outcome;
 
+// testing::outcome_of, except that an exception which is not a leasehold::error is a finding
+// at once (a bug in the backend or the oracle), not an outcome the two may share.
 template <class F>
 outcome outcome_of(F&& call) {
-  try {
-    call();
-    return outcome::ok;
-  } catch (const invalid_request&) {
-    return outcome::invalid_request;
-  } catch (const insufficient_capacity&) {
-    return outcome::insufficient_capacity;
-  } catch (const invalid_release&) {
-    return outcome::invalid_release;
-  } catch (const out_of_horizon&) {
-    return outcome::out_of_horizon;
-  }
-  // Anything else (std::bad_alloc aside) is a bug: let it escape and crash the run.
-}
-
-template <class A>
-std::vector<typename A::block_type> blocks_of(const A& a) {
-  std::vector<typename A::block_type> blocks;
-  for (const auto& b : a.free_blocks()) blocks.push_back(b);
-  return blocks;
+  const outcome o = testing::outcome_of(std::forward<F>(call));
+  if (o == outcome::other) mismatch("a call threw something other than a leasehold::error");
+  return o;
 }
 
 template <class A>
@@ -78,18 +67,6 @@ C draw_amount(fuzz_input& in, const C& total) {
     if (in.byte() % 16 == 0) c[0] = -c[0];  // malformed on purpose
     return c;
   }
-}
-
-// The oracle's view for a fixed-horizon backend: blocks cut at the horizon.
-template <class Oracle, class A>
-std::vector<typename A::block_type> expected_blocks(const Oracle& oracle, const A& a) {
-  auto blocks = blocks_of(oracle);
-  if constexpr (requires { a.horizon(); }) {
-    const auto end = a.horizon().end;
-    std::erase_if(blocks, [end](const auto& b) { return b.span.begin >= end; });
-    if (!blocks.empty() && blocks.back().span.end > end) blocks.back().span.end = end;
-  }
-  return blocks;
 }
 
 // Runs the byte-encoded operation sequence on `a` and on `oracle` (the same profile).
@@ -241,24 +218,27 @@ void run_against(fuzz_input& in, A& a, Oracle& oracle, typename A::time_type ste
   check_blocks(a, oracle, "free_blocks differ at the end");
 }
 
-// The whole harness of an exact backend that takes scalar and vector capacities (free_list,
-// free_tree): the first byte picks a scalar capacity (even, the backend `Scalar` over
-// std::int64_t) or a resources<4> vector (odd, `Vector` over vector4).
+// The whole harness of an exact backend (free_list, free_tree, capacity_tree; one executable
+// each, all built from exact_backend_fuzz.cpp): the first byte picks a scalar capacity (even:
+// Backend<std::int64_t, std::int64_t>) or a resources<4> vector (odd: Backend<std::int64_t,
+// vector4>). A backend that takes scalars only (capacity_tree) reads the byte and stays
+// scalar, so an input means the same operations for every backend.
 using vector4 = resources<4, std::int64_t>;
 
-template <class Scalar, class Vector>
+template <template <class, class> class Backend>
 int fuzz_exact_backend(const std::uint8_t* data, std::size_t size) {
+  constexpr bool takes_vectors = availability<Backend<std::int64_t, vector4>>;
   fuzz_input in(data, size);
   const bool vector = in.byte() % 2 == 1;
   const auto origin = in.in(-100, 100);
-  if (!vector) {
+  if (!takes_vectors || !vector) {
     const auto total = in.in(1, 12);
-    Scalar a(total, origin);
+    Backend<std::int64_t, std::int64_t> a(total, origin);
     reference<std::int64_t, std::int64_t> oracle(total, origin);
     run_against(in, a, oracle, std::int64_t{1});
-  } else {
+  } else if constexpr (takes_vectors) {
     const vector4 total{{in.in(1, 8), in.in(0, 4096), in.in(0, 100), in.in(0, 10)}};
-    Vector a(total, origin);
+    Backend<std::int64_t, vector4> a(total, origin);
     reference<std::int64_t, vector4> oracle(total, origin);
     run_against(in, a, oracle, std::int64_t{1});
   }

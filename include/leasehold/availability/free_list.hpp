@@ -17,9 +17,9 @@
 #include <utility>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
 #include "leasehold/availability/detail/node_pool.hpp"
 #include "leasehold/core/capacity.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/free_block.hpp"
 #include "leasehold/core/request.hpp"

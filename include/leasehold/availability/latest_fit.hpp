@@ -16,8 +16,8 @@
 #include <optional>
 
 #include "leasehold/availability/concept.hpp"
-#include "leasehold/availability/detail/checks.hpp"
 #include "leasehold/core/capacity.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/request.hpp"
 #include "leasehold/core/time.hpp"
 

@@ -12,8 +12,8 @@
 #include <optional>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
 #include "leasehold/core/capacity.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/free_block.hpp"
 #include "leasehold/core/request.hpp"

@@ -24,9 +24,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
 #include "leasehold/core/capacity.hpp"
 #include "leasehold/core/detail/checked_arithmetic.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/free_block.hpp"
 #include "leasehold/core/request.hpp"

@@ -27,10 +27,10 @@
 #include <vector>
 
 #include "leasehold/availability/concept.hpp"
-#include "leasehold/availability/detail/checks.hpp"
 #include "leasehold/cluster/placement.hpp"
 #include "leasehold/core/capacity.hpp"
 #include "leasehold/core/detail/checked_arithmetic.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
 

@@ -10,10 +10,27 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <ostream>
 #include <type_traits>
 
 namespace leasehold {
+
+namespace detail {
+// a op b component by component for a resources<N, V>, or a op b for a scalar: the one loop
+// behind +=, -=, elementwise_min and elementwise_max.
+template <class C, class Op>
+[[nodiscard]] constexpr C componentwise(const C& a, const C& b, Op op) noexcept {
+  if constexpr (std::integral<C>) {
+    return static_cast<C>(op(a, b));
+  } else {
+    C result;
+    for (std::size_t i = 0; i < C::size(); ++i)
+      result.values[i] = static_cast<typename C::value_type>(op(a.values[i], b.values[i]));
+    return result;
+  }
+}
+}  // namespace detail
 
 // A fixed vector of resource amounts with element-wise arithmetic. It is an aggregate, so
 // resources<4>{1, 1024, 20480, 100} reads as the list of its components.
@@ -36,12 +53,10 @@ struct resources {
   [[nodiscard]] constexpr auto end() const noexcept { return values.end(); }
 
   constexpr resources& operator+=(const resources& other) noexcept {
-    for (std::size_t i = 0; i < N; ++i) values[i] = static_cast<V>(values[i] + other.values[i]);
-    return *this;
+    return *this = detail::componentwise(*this, other, std::plus<>{});
   }
   constexpr resources& operator-=(const resources& other) noexcept {
-    for (std::size_t i = 0; i < N; ++i) values[i] = static_cast<V>(values[i] - other.values[i]);
-    return *this;
+    return *this = detail::componentwise(*this, other, std::minus<>{});
   }
   [[nodiscard]] friend constexpr resources operator+(resources a, const resources& b) noexcept {
     return a += b;
@@ -95,28 +110,14 @@ template <std::size_t N, class V>
   return true;
 }
 
-template <scalar_capacity C>
-[[nodiscard]] constexpr C elementwise_min(C a, C b) noexcept {
-  return std::min(a, b);
-}
-template <std::size_t N, class V>
-[[nodiscard]] constexpr resources<N, V> elementwise_min(const resources<N, V>& a,
-                                                        const resources<N, V>& b) noexcept {
-  resources<N, V> result;
-  for (std::size_t i = 0; i < N; ++i) result.values[i] = std::min(a.values[i], b.values[i]);
-  return result;
+template <capacity_value C>
+[[nodiscard]] constexpr C elementwise_min(const C& a, const C& b) noexcept {
+  return detail::componentwise(a, b, [](auto x, auto y) { return std::min(x, y); });
 }
 
-template <scalar_capacity C>
-[[nodiscard]] constexpr C elementwise_max(C a, C b) noexcept {
-  return std::max(a, b);
-}
-template <std::size_t N, class V>
-[[nodiscard]] constexpr resources<N, V> elementwise_max(const resources<N, V>& a,
-                                                        const resources<N, V>& b) noexcept {
-  resources<N, V> result;
-  for (std::size_t i = 0; i < N; ++i) result.values[i] = std::max(a.values[i], b.values[i]);
-  return result;
+template <capacity_value C>
+[[nodiscard]] constexpr C elementwise_max(const C& a, const C& b) noexcept {
+  return detail::componentwise(a, b, [](auto x, auto y) { return std::max(x, y); });
 }
 
 // A usable amount: nothing negative and something positive. For a vector, components may be

@@ -377,37 +377,37 @@ class json_reader {
     }
   }
 
-  std::vector<json_value> array(const std::string& path, std::size_t depth) {
-    expect_char('[');
-    std::vector<json_value> items;
+  // `open` item (',' item)* `close`, or `open` `close`: the grammar arrays and objects share
+  // (RFC 8259 §4-5); item() reads one element or member at the current position.
+  template <class Item>
+  void sequence(char open, char close, Item item) {
+    expect_char(open);
     skip_space();
-    if (peek() == ']') {
+    if (peek() == close) {
       ++pos_;
-      return items;
+      return;
     }
     while (true) {
       skip_space();
-      items.push_back(value(path + '[' + std::to_string(items.size()) + ']', depth + 1));
+      item();
       skip_space();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      expect_char(']');
-      return items;
+      if (peek() != ',') break;
+      ++pos_;
     }
+    expect_char(close);
+  }
+
+  std::vector<json_value> array(const std::string& path, std::size_t depth) {
+    std::vector<json_value> items;
+    sequence('[', ']', [&] {
+      items.push_back(value(path + '[' + std::to_string(items.size()) + ']', depth + 1));
+    });
+    return items;
   }
 
   std::vector<json_value::member> object(const std::string& path, std::size_t depth) {
-    expect_char('{');
     std::vector<json_value::member> members;
-    skip_space();
-    if (peek() == '}') {
-      ++pos_;
-      return members;
-    }
-    while (true) {
-      skip_space();
+    sequence('{', '}', [&] {
       if (peek() != '"') fail("expected a member name, found " + describe_here());
       const std::size_t key_at = pos_;
       std::string key = string();
@@ -421,14 +421,8 @@ class json_reader {
       skip_space();
       json_value v = value(path + '.' + key, depth + 1);
       members.emplace_back(std::move(key), std::move(v));
-      skip_space();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      expect_char('}');
-      return members;
-    }
+    });
+    return members;
   }
 
   std::string_view text_;

@@ -15,8 +15,8 @@
 #include <variant>
 #include <vector>
 
+#include "leasehold/core/lease_terms.hpp"
 #include "leasehold/core/time.hpp"
-#include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/sim/event_queue.hpp"
 
 namespace leasehold::sim {

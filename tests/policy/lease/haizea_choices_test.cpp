@@ -13,10 +13,15 @@
 
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 
+#include "policy/lease/scenarios.hpp"
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 
 namespace {
+
+using leasehold::test::lease_scenarios::best_effort;
+using leasehold::test::lease_scenarios::run_to_end;
 
 using T = std::int64_t;
 using node_table = cluster::slot_table<free_list<T, node_resources>>;
@@ -32,29 +37,12 @@ lease_scheduler<> make(const scheduler_config<T>& c, std::size_t nodes = 4) {
   return lease_scheduler<>(node_table(nodes, node_resources{1, 1024, 10000, 10}), c);
 }
 
-lease_terms<T> best_effort(std::uint64_t id, T submit, std::int64_t nodes, T duration, T real) {
-  lease_terms<T> t;
-  t.id = id;
-  t.submit = submit;
-  t.nodes = nodes;
-  t.duration = duration;
-  t.real_duration = real;
-  return t;
-}
-
 lease_terms<T> reservation(std::uint64_t id, T start, T duration) {
-  lease_terms<T> t = best_effort(id, 0, 1, duration, duration);
+  lease_terms<T> t = best_effort(id, 0, 1, duration);
   t.kind = lease_kind::advance_reservation;
   t.start = start;
   t.preemptible = false;
   return t;
-}
-
-void run_to_end(lease_scheduler<>& s) {
-  while (s.next_event_time()) {
-    s.advance_to(*s.next_event_time());
-    s.validate();
-  }
 }
 
 const segment_record<T>& only(const lease_scheduler<>& s, std::uint64_t id) {

@@ -16,11 +16,18 @@
 #include <leasehold/availability/reference.hpp>
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 
+#include "policy/lease/scenarios.hpp"
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 
 namespace {
 
+using leasehold::test::lease_scenarios::best_effort;
+using leasehold::test::lease_scenarios::reservation;
+using leasehold::test::lease_scenarios::run;
+using leasehold::test::lease_scenarios::segments;
+using leasehold::test::lease_scenarios::span_on;
 using T = std::int64_t;
 using node_table = cluster::slot_table<free_list<T, node_resources>>;
 
@@ -39,59 +46,6 @@ scheduler_config<T> test_config(suspension s = suspension::all, migration m = mi
 
 lease_scheduler<> make_scheduler(const scheduler_config<T>& config, std::size_t nodes = 4) {
   return lease_scheduler<>(node_table(nodes, node_resources{1, 1024, 10000, 10}), config);
-}
-
-lease_terms<T> best_effort(std::uint64_t id, T submit, std::int64_t nodes, T duration, T real = 0) {
-  lease_terms<T> t;
-  t.id = id;
-  t.submit = submit;
-  t.kind = lease_kind::best_effort;
-  t.nodes = nodes;
-  t.per_node = {1, 1024, 0, 0};
-  t.duration = duration;
-  t.real_duration = real == 0 ? duration : real;
-  return t;
-}
-
-lease_terms<T> reservation(std::uint64_t id, T submit, T start, std::int64_t nodes, T duration) {
-  lease_terms<T> t = best_effort(id, submit, nodes, duration);
-  t.kind = lease_kind::advance_reservation;
-  t.start = start;
-  t.preemptible = false;
-  return t;
-}
-
-// Feeds leases in submit order, driving the scheduler's own events in between, then runs it
-// to the end; checks validate() after every step.
-void run(lease_scheduler<>& s, const std::vector<lease_terms<T>>& leases) {
-  for (const auto& l : leases) {
-    while (s.next_event_time() && *s.next_event_time() < l.submit) {
-      s.advance_to(*s.next_event_time());
-      s.validate();
-    }
-    (void)s.submit(l, l.submit);
-    s.validate();
-  }
-  while (s.next_event_time()) {
-    s.advance_to(*s.next_event_time());
-    s.validate();
-  }
-}
-
-struct span_on {
-  interval<T> span;
-  std::vector<std::size_t> nodes;
-};
-
-// Every segment of a lease: when it began and really ended, and where.
-std::vector<span_on> segments(const lease_scheduler<>& s, std::uint64_t id) {
-  std::vector<span_on> result;
-  for (const auto& seg : s.lease(id).history) result.push_back({seg.span, seg.nodes});
-  return result;
-}
-
-bool operator==(const span_on& a, const span_on& b) {
-  return a.span == b.span && a.nodes == b.nodes;
 }
 
 using nodes = std::vector<std::size_t>;

@@ -11,10 +11,16 @@
 
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 
+#include "policy/lease/scenarios.hpp"
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 
 namespace {
+
+using leasehold::test::lease_scenarios::best_effort;
+using leasehold::test::lease_scenarios::reservation;
+using leasehold::test::lease_scenarios::run_to_end;
 
 using T = std::int64_t;
 using node_table = cluster::slot_table<free_list<T, node_resources>>;
@@ -75,35 +81,10 @@ scheduler_config<T> config(migration m) {
   return c;
 }
 
-lease_terms<T> best_effort(std::uint64_t id, std::int64_t nodes, T duration) {
-  lease_terms<T> t;
-  t.id = id;
-  t.kind = lease_kind::best_effort;
-  t.nodes = nodes;
-  t.per_node = {1, 1024, 0, 0};
-  t.duration = duration;
-  t.real_duration = duration;
-  return t;
-}
-
-lease_terms<T> reservation(std::uint64_t id, T submit, T start, std::int64_t nodes, T duration) {
-  lease_terms<T> t = best_effort(id, nodes, duration);
-  t.submit = submit;
-  t.kind = lease_kind::advance_reservation;
-  t.start = start;
-  t.preemptible = false;
-  return t;
-}
-
 std::string interval_text(interval<T> i) {
   std::ostringstream out;
   out << i;
   return out.str();
-}
-
-template <class Scheduler>
-void run_to_end(Scheduler& s) {
-  while (s.next_event_time()) s.advance_to(*s.next_event_time());
 }
 
 }  // namespace
@@ -114,7 +95,7 @@ TEST_CASE("observer: a suspended lease resumes on its own nodes") {
   lease_scheduler<> s(node_table(4, node_resources{1, 1024, 10000, 10}), config(migration::none));
   transcript seen;
   s.set_observer(&seen);
-  (void)s.submit(best_effort(1, 4, 1000), 0);
+  (void)s.submit(best_effort(1, 0, 4, 1000), 0);
   (void)s.submit(reservation(2, 100, 500, 2, 100), 100);
   run_to_end(s);
   const std::string resume = interval_text({600, 620});
@@ -137,8 +118,8 @@ TEST_CASE("observer: a migration is announced with its source, destination and s
                       config(migration::allowed));
   transcript seen;
   s.set_observer(&seen);
-  (void)s.submit(best_effort(1, 2, 1000), 0);
-  (void)s.submit(best_effort(2, 2, 600), 0);
+  (void)s.submit(best_effort(1, 0, 2, 1000), 0);
+  (void)s.submit(best_effort(2, 0, 2, 600), 0);
   (void)s.submit(reservation(3, 100, 500, 2, 1000), 100);
   run_to_end(s);
   CHECK(seen.lines == std::vector<std::string>{

@@ -107,10 +107,10 @@ TEST_CASE("batch model: close to the Blue Horizon 30-day extract") {
 }
 
 TEST_CASE("images: single, uniform over 37, skewed 7 x 10 % + 30 x 1 %") {
-  std::vector<policy::lease::lease_terms<>> leases(20'000);
+  std::vector<lease_terms<>> leases(20'000);
   SUBCASE("single") {
     workload::assign_images(leases, {}, 3);
-    for (const auto& l : leases) CHECK(l.image == policy::lease::disk_image{"image-0", 4096});
+    for (const auto& l : leases) CHECK(l.image == disk_image{"image-0", 4096});
   }
   SUBCASE("uniform: each of 37 within 15 % of 1/37") {
     workload::assign_images(leases, {.popularity = workload::image_popularity::uniform}, 3);
@@ -166,7 +166,7 @@ TEST_CASE("adaptive terms: Netto & Buyya Table 1") {
     CHECK_FALSE(rigid.split.has_value());  // under an hour: never split
   }
   SUBCASE("shares: 20 % preemptive among requests >= 1 h, 20 % profile 3 (within 1.5 points)") {
-    std::vector<policy::lease::lease_terms<>> leases(20'000);
+    std::vector<lease_terms<>> leases(20'000);
     for (std::size_t i = 0; i < leases.size(); ++i) {
       leases[i].nodes = 32;
       leases[i].duration = i % 2 == 0 ? 1800 : 7200;
@@ -190,7 +190,7 @@ TEST_CASE("adaptive terms: Netto & Buyya Table 1") {
 }
 
 TEST_CASE("load scaling compresses submissions and keeps notices") {
-  std::vector<policy::lease::lease_terms<>> leases(3);
+  std::vector<lease_terms<>> leases(3);
   leases[0].submit = 100;
   leases[1].submit = 400;
   leases[1].start = 400 + 86'400;

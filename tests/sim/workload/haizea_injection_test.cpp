@@ -41,17 +41,17 @@ TEST_CASE("haizea injections: ten fields a line") {
   REQUIRE(leases.size() == 2);
   const auto& ar = leases[1];
   CHECK(ar.id == 101);
-  CHECK(ar.kind == policy::lease::lease_kind::advance_reservation);
+  CHECK(ar.kind == lease_kind::advance_reservation);
   CHECK_FALSE(ar.preemptible);
   CHECK(ar.submit == 985);
   CHECK(ar.start == 87385);
   CHECK(ar.duration == 8504);
   CHECK(ar.real_duration == 8000);
   CHECK(ar.nodes == 48);
-  CHECK(ar.per_node == policy::lease::node_resources{2, 2048, 10, 0});
+  CHECK(ar.per_node == node_resources{2, 2048, 10, 0});
   CHECK_FALSE(ar.image.has_value());  // placeholders are dropped by default
   const auto kept = haizea::to_lease_terms(file.leases[1], 7, {.keep_image = true});
-  CHECK(kept.image == policy::lease::disk_image{"my image.img", 4096});
+  CHECK(kept.image == disk_image{"my image.img", 4096});
 
   std::ostringstream out;
   haizea::write_injections(out, file.leases);

@@ -91,21 +91,21 @@ TEST_CASE("haizea lwf: reads the site and every kind of request") {
 
   const auto leases = haizea::to_lease_terms(workload);
   REQUIRE(leases.size() == 3);
-  using policy::lease::lease_kind;
+  using leasehold::lease_kind;
   CHECK(leases[0].id == 1);
   CHECK(leases[0].kind == lease_kind::best_effort);
   CHECK(leases[0].preemptible);
   CHECK(leases[0].nodes == 1);
-  CHECK(leases[0].per_node == policy::lease::node_resources{1, 1024, 0, 0});
+  CHECK(leases[0].per_node == node_resources{1, 1024, 0, 0});
   CHECK(leases[0].duration == 3600);
   CHECK(leases[0].real_duration == 3600);
-  CHECK(leases[0].image == policy::lease::disk_image{"foobar1.img", 1024});
+  CHECK(leases[0].image == disk_image{"foobar1.img", 1024});
 
   CHECK(leases[1].kind == lease_kind::advance_reservation);
   CHECK_FALSE(leases[1].preemptible);
   CHECK(leases[1].start == 26 * 3600 + 30 * 60);
   CHECK(leases[1].nodes == 4);  // two identical node sets merge
-  CHECK(leases[1].per_node == policy::lease::node_resources{2, 512, 0, 0});
+  CHECK(leases[1].per_node == node_resources{2, 512, 0, 0});
   CHECK(leases[1].real_duration == 20 * 60);
   CHECK_FALSE(leases[1].image.has_value());
 
@@ -114,7 +114,7 @@ TEST_CASE("haizea lwf: reads the site and every kind of request") {
   CHECK(leases[2].submit == 1200);
 
   const auto shares = haizea::to_lease_terms(workload, {.cpu_divisor = 1});
-  CHECK(shares[1].per_node[policy::lease::cpu] == 200);
+  CHECK(shares[1].per_node[leasehold::cpu] == 200);
 }
 
 TEST_CASE("haizea lwf: errors name the element or the line") {

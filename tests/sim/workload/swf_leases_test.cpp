@@ -29,10 +29,10 @@ TEST_CASE("swf leases: the Haizea rules") {
     REQUIRE(lease);
     CHECK(lease->id == 13);
     CHECK(lease->submit == 0);
-    CHECK(lease->kind == policy::lease::lease_kind::best_effort);
+    CHECK(lease->kind == lease_kind::best_effort);
     CHECK(lease->preemptible);
     CHECK(lease->nodes == 4);
-    CHECK(lease->per_node == policy::lease::node_resources{1, 1024, 0, 0});
+    CHECK(lease->per_node == node_resources{1, 1024, 0, 0});
     CHECK(lease->duration == 64800);
     CHECK(lease->real_duration == 43);
     CHECK_FALSE(lease->withdraw.has_value());

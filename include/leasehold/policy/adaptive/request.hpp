@@ -17,8 +17,8 @@
 #include <limits>
 #include <optional>
 
-#include "leasehold/availability/detail/checks.hpp"
 #include "leasehold/core/capacity.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
 

@@ -6,6 +6,7 @@
 // optional migration of its image and memory state, an optional resume, the run itself, and
 // then either a shutdown (the lease is done) or a suspension (its remainder is requeued).
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "leasehold/core/detail/enum_name.hpp"
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
 
@@ -28,21 +30,8 @@ enum class lease_state {
 };
 
 inline std::ostream& operator<<(std::ostream& out, lease_state state) {
-  switch (state) {
-    case lease_state::queued:
-      return out << "queued";
-    case lease_state::scheduled:
-      return out << "scheduled";
-    case lease_state::running:
-      return out << "running";
-    case lease_state::done:
-      return out << "done";
-    case lease_state::rejected:
-      return out << "rejected";
-    case lease_state::withdrawn:
-      return out << "withdrawn";
-  }
-  return out << "?";
+  return leasehold::detail::write_enum_name(
+      out, state, std::array{"queued", "scheduled", "running", "done", "rejected", "withdrawn"});
 }
 
 // How a segment ended.

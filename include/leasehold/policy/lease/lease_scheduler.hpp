@@ -47,7 +47,7 @@
 #include <vector>
 
 #include "leasehold/availability/concept.hpp"
-#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/availability/free_list.hpp"
 #include "leasehold/cluster/slot_table.hpp"
 #include "leasehold/core/capacity.hpp"

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "leasehold/availability/concept.hpp"
-#include "leasehold/availability/detail/checks.hpp"
 #include "leasehold/availability/free_list.hpp"
 #include "leasehold/core/capacity.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/request.hpp"
 #include "leasehold/core/time.hpp"

@@ -22,6 +22,7 @@
 // two ticks, and its image counts as there from the next whole tick (rounded up).
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -34,6 +35,7 @@
 #include <vector>
 
 #include "leasehold/core/detail/describe.hpp"
+#include "leasehold/core/detail/enum_name.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
@@ -48,15 +50,7 @@ namespace leasehold::policy::staging {
 enum class staging_strategy { jit, aggressive, hybrid };
 
 inline std::ostream& operator<<(std::ostream& out, staging_strategy s) {
-  switch (s) {
-    case staging_strategy::jit:
-      return out << "JIT";
-    case staging_strategy::aggressive:
-      return out << "Aggressive";
-    case staging_strategy::hybrid:
-      return out << "Hybrid";
-  }
-  return out << "?";
+  return leasehold::detail::write_enum_name(out, s, std::array{"JIT", "Aggressive", "Hybrid"});
 }
 
 struct naive_staging_config {

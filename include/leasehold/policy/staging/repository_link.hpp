@@ -17,9 +17,9 @@
 #include <utility>
 
 #include "leasehold/availability/concept.hpp"
-#include "leasehold/availability/detail/checks.hpp"
 #include "leasehold/availability/free_list.hpp"
 #include "leasehold/availability/latest_fit.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/request.hpp"
 #include "leasehold/core/time.hpp"

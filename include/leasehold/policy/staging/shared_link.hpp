@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 
 namespace leasehold::policy::staging {

@@ -25,9 +25,9 @@
 #include <span>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/core/detail/checks.hpp"
+#include "leasehold/core/lease_terms.hpp"
 #include "leasehold/policy/adaptive/request.hpp"
-#include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/sim/workload/random.hpp"
 
 namespace leasehold::workload {
@@ -144,8 +144,7 @@ template <time_value T = std::int64_t>
 // Decorates every lease: R_max = its nodes, T_min = its (maximum) duration.
 template <time_value T>
 [[nodiscard]] std::vector<adaptive_terms<T>> decorate_adaptive(
-    std::span<const policy::lease::lease_terms<T>> leases, const adaptive_config& config,
-    std::uint64_t seed) {
+    std::span<const lease_terms<T>> leases, const adaptive_config& config, std::uint64_t seed) {
   rng random(seed);
   std::vector<adaptive_terms<T>> terms;
   terms.reserve(leases.size());
@@ -157,9 +156,8 @@ template <time_value T>
 
 template <time_value T>
 [[nodiscard]] std::vector<adaptive_terms<T>> decorate_adaptive(
-    const std::vector<policy::lease::lease_terms<T>>& leases, const adaptive_config& config,
-    std::uint64_t seed) {
-  return decorate_adaptive(std::span<const policy::lease::lease_terms<T>>(leases), config, seed);
+    const std::vector<lease_terms<T>>& leases, const adaptive_config& config, std::uint64_t seed) {
+  return decorate_adaptive(std::span<const lease_terms<T>>(leases), config, seed);
 }
 
 }  // namespace leasehold::workload

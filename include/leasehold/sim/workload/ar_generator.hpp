@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/sim/workload/haizea_injection.hpp"
 #include "leasehold/sim/workload/random.hpp"
 

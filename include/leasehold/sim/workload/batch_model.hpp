@@ -31,7 +31,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/sim/workload/random.hpp"
 #include "leasehold/sim/workload/swf.hpp"
 

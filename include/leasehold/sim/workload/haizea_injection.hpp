@@ -20,8 +20,8 @@
 #include <string_view>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
-#include "leasehold/policy/lease/lease_terms.hpp"
+#include "leasehold/core/detail/checks.hpp"
+#include "leasehold/core/lease_terms.hpp"
 #include "leasehold/sim/workload/detail/text.hpp"
 #include "leasehold/sim/workload/parse_error.hpp"
 
@@ -166,28 +166,28 @@ struct injection_conversion {
 // advance_reservation, not preemptible (Haizea paper §4.2), per-node vector
 // {cpus, memory, disk, 0}. The real duration is capped at the requested duration.
 template <time_value T = std::int64_t>
-[[nodiscard]] policy::lease::lease_terms<T> to_lease_terms(
-    const injection& line, std::uint64_t id, const injection_conversion& options = {}) {
-  policy::lease::lease_terms<T> lease;
+[[nodiscard]] lease_terms<T> to_lease_terms(const injection& line, std::uint64_t id,
+                                            const injection_conversion& options = {}) {
+  lease_terms<T> lease;
   lease.id = id;
   lease.submit = static_cast<T>(line.arrival);
-  lease.kind = policy::lease::lease_kind::advance_reservation;
+  lease.kind = lease_kind::advance_reservation;
   lease.start = static_cast<T>(line.start);
   lease.nodes = line.nodes;
-  lease.per_node = policy::lease::node_resources{line.cpus, line.memory_mb, line.disk_mb, 0};
+  lease.per_node = node_resources{line.cpus, line.memory_mb, line.disk_mb, 0};
   lease.duration = static_cast<T>(line.duration);
   lease.real_duration = static_cast<T>(std::min(line.real_duration, line.duration));
   lease.preemptible = false;
-  if (options.keep_image) lease.image = policy::lease::disk_image{line.image, line.image_mb};
+  if (options.keep_image) lease.image = disk_image{line.image, line.image_mb};
   return lease;
 }
 
 // The whole file as leases with ids first_id, first_id + 1, ...
 template <time_value T = std::int64_t>
-[[nodiscard]] std::vector<policy::lease::lease_terms<T>> to_lease_terms(
-    const std::vector<injection>& lines, std::uint64_t first_id = 0,
-    const injection_conversion& options = {}) {
-  std::vector<policy::lease::lease_terms<T>> leases;
+[[nodiscard]] std::vector<lease_terms<T>> to_lease_terms(const std::vector<injection>& lines,
+                                                         std::uint64_t first_id = 0,
+                                                         const injection_conversion& options = {}) {
+  std::vector<lease_terms<T>> leases;
   leases.reserve(lines.size());
   for (const auto& line : lines) leases.push_back(to_lease_terms<T>(line, first_id++, options));
   return leases;

@@ -38,8 +38,8 @@
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
 
-#include "leasehold/availability/detail/checks.hpp"
-#include "leasehold/policy/lease/lease_terms.hpp"
+#include "leasehold/core/detail/checks.hpp"
+#include "leasehold/core/lease_terms.hpp"
 #include "leasehold/sim/workload/detail/text.hpp"
 #include "leasehold/sim/workload/parse_error.hpp"
 
@@ -62,13 +62,13 @@ struct lwf_lease {
   std::optional<std::uint64_t> id;
   bool preemptible = true;
   std::int64_t arrival = 0;  // s
-  policy::lease::lease_kind kind = policy::lease::lease_kind::best_effort;
+  lease_kind kind = lease_kind::best_effort;
   std::optional<std::int64_t> start;  // exact start, advance reservations only
   std::int64_t duration = 0;
   std::optional<std::int64_t> real_duration;  // <realduration>, simulation only
   std::optional<std::int64_t> deadline;
   std::vector<lwf_node_set> nodes;
-  std::optional<policy::lease::disk_image> image;  // nullopt: <none/>, unmanaged software
+  std::optional<disk_image> image;  // nullopt: <none/>, unmanaged software
 
   friend bool operator==(const lwf_lease&, const lwf_lease&) = default;
 };
@@ -231,10 +231,10 @@ class lwf_reader {
     const auto start = body->get_child_optional("start");
     if (!start) fail("<lease> lacks <start> (empty for best-effort)");
     if (const auto exact = start->get_child_optional("exact")) {
-      lease.kind = policy::lease::lease_kind::advance_reservation;
+      lease.kind = lease_kind::advance_reservation;
       lease.start = time_attribute(*exact, "exact", "time");
     } else if (start->get_child_optional("now")) {
-      lease.kind = policy::lease::lease_kind::immediate;
+      lease.kind = lease_kind::immediate;
     } else if (!start->empty()) {
       fail("<start> holds <" + start->begin()->first + ">: expected <exact>, <now> or nothing");
     }
@@ -249,8 +249,8 @@ class lwf_reader {
     const auto software = body->get_child_optional("software");
     if (!software) fail("<lease> lacks <software>");
     if (const auto image = software->get_child_optional("disk-image")) {
-      lease.image = policy::lease::disk_image{attribute(*image, "disk-image", "id"),
-                                              integer_attribute(*image, "disk-image", "size", 0)};
+      lease.image = disk_image{attribute(*image, "disk-image", "id"),
+                               integer_attribute(*image, "disk-image", "size", 0)};
     } else if (!software->get_child_optional("none")) {
       fail("<software> holds neither <disk-image> nor <none/>");
     }
@@ -283,20 +283,19 @@ struct lwf_conversion {
 // to network_mbps); any other type is an error. Ids are the file's, or the position in
 // the file when absent. The real duration defaults to the duration and is capped by it.
 template <time_value T = std::int64_t>
-[[nodiscard]] std::vector<policy::lease::lease_terms<T>> to_lease_terms(
-    const lwf_workload& workload, const lwf_conversion& options = {}) {
-  namespace pl = policy::lease;
+[[nodiscard]] std::vector<lease_terms<T>> to_lease_terms(const lwf_workload& workload,
+                                                         const lwf_conversion& options = {}) {
   if (options.cpu_divisor <= 0)
     throw invalid_request(
         leasehold::detail::describe("cpu_divisor ", options.cpu_divisor, " must be positive"));
-  std::vector<pl::lease_terms<T>> leases;
+  std::vector<lease_terms<T>> leases;
   leases.reserve(workload.requests.size());
   std::size_t index = 0;
   for (const auto& request : workload.requests) {
     ++index;
     const auto where = leasehold::detail::describe("<lease-request> #", index, ": ");
     const auto per_node = [&](const lwf_node_set& set) {
-      pl::node_resources vector{0, 0, 0, 0};
+      node_resources vector{0, 0, 0, 0};
       for (const auto& [type, amount] : set.resources) {
         if (type == "CPU") {
           if (amount % options.cpu_divisor != 0)
@@ -305,20 +304,20 @@ template <time_value T = std::int64_t>
                                                                    options.cpu_divisor,
                                                                    " (set cpu_divisor = 1 to keep "
                                                                    "Haizea's percent units)"));
-          vector[pl::cpu] = amount / options.cpu_divisor;
+          vector[cpu] = amount / options.cpu_divisor;
         } else if (type == "Memory") {
-          vector[pl::memory_mb] = amount;
+          vector[memory_mb] = amount;
         } else if (type == "Disk") {
-          vector[pl::disk_mb] = amount;
+          vector[disk_mb] = amount;
         } else if (type == "Net-in" || type == "Net-out") {
-          vector[pl::network_mbps] = std::max(vector[pl::network_mbps], amount);
+          vector[network_mbps] = std::max(vector[network_mbps], amount);
         } else {
           throw lwf_error(0, where + "unknown resource type '" + type + "'");
         }
       }
       return vector;
     };
-    pl::lease_terms<T> lease;
+    lease_terms<T> lease;
     lease.id = request.id.value_or(index - 1);
     lease.submit = static_cast<T>(request.arrival);
     lease.kind = request.kind;

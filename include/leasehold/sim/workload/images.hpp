@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
-#include "leasehold/policy/lease/lease_terms.hpp"
+#include "leasehold/core/detail/checks.hpp"
+#include "leasehold/core/lease_terms.hpp"
 #include "leasehold/sim/workload/random.hpp"
 
 namespace leasehold::workload {
@@ -54,8 +54,8 @@ struct image_assignment {
 
 // Sets the image of every lease (overwriting any).
 template <time_value T>
-void assign_images(std::span<policy::lease::lease_terms<T>> leases,
-                   const image_assignment& assignment, std::uint64_t seed) {
+void assign_images(std::span<lease_terms<T>> leases, const image_assignment& assignment,
+                   std::uint64_t seed) {
   if (assignment.size_mb <= 0)
     throw invalid_request(leasehold::detail::describe("image_assignment: size_mb ",
                                                       assignment.size_mb, " must be positive"));
@@ -63,15 +63,14 @@ void assign_images(std::span<policy::lease::lease_terms<T>> leases,
   rng random(seed);
   for (auto& lease : leases) {
     const auto index = weights.size() == 1 ? 0 : random.pick(weights);
-    lease.image =
-        policy::lease::disk_image{assignment.prefix + std::to_string(index), assignment.size_mb};
+    lease.image = disk_image{assignment.prefix + std::to_string(index), assignment.size_mb};
   }
 }
 
 template <time_value T>
-void assign_images(std::vector<policy::lease::lease_terms<T>>& leases,
-                   const image_assignment& assignment, std::uint64_t seed) {
-  assign_images(std::span<policy::lease::lease_terms<T>>(leases), assignment, seed);
+void assign_images(std::vector<lease_terms<T>>& leases, const image_assignment& assignment,
+                   std::uint64_t seed) {
+  assign_images(std::span<lease_terms<T>>(leases), assignment, seed);
 }
 
 }  // namespace leasehold::workload

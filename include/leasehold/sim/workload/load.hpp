@@ -12,8 +12,8 @@
 #include <span>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
-#include "leasehold/policy/lease/lease_terms.hpp"
+#include "leasehold/core/detail/checks.hpp"
+#include "leasehold/core/lease_terms.hpp"
 #include "leasehold/sim/workload/swf.hpp"
 
 namespace leasehold::workload {
@@ -37,7 +37,7 @@ T scaled(T t, T origin, double factor) {
 }  // namespace detail
 
 template <time_value T>
-void scale_load(std::span<policy::lease::lease_terms<T>> leases, double factor) {
+void scale_load(std::span<lease_terms<T>> leases, double factor) {
   detail::check_factor(factor);
   if (leases.empty()) return;
   T origin = leases.front().submit;
@@ -56,8 +56,8 @@ void scale_load(std::span<policy::lease::lease_terms<T>> leases, double factor) 
 }
 
 template <time_value T>
-void scale_load(std::vector<policy::lease::lease_terms<T>>& leases, double factor) {
-  scale_load(std::span<policy::lease::lease_terms<T>>(leases), factor);
+void scale_load(std::vector<lease_terms<T>>& leases, double factor) {
+  scale_load(std::span<lease_terms<T>>(leases), factor);
 }
 
 // The same for an SWF log (submit order is preserved since scaling is monotone).

@@ -32,7 +32,7 @@
 #include <string_view>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/sim/workload/detail/text.hpp"
 #include "leasehold/sim/workload/parse_error.hpp"
 

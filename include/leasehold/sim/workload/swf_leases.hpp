@@ -21,8 +21,8 @@
 #include <span>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
-#include "leasehold/policy/lease/lease_terms.hpp"
+#include "leasehold/core/detail/checks.hpp"
+#include "leasehold/core/lease_terms.hpp"
 #include "leasehold/sim/workload/swf.hpp"
 
 namespace leasehold::workload {
@@ -106,9 +106,9 @@ inline void check(const swf_conversion& options) {
 // One record as a best-effort lease, or nullopt when a rule drops it (the report, when
 // given, says why). The lease id is the job number.
 template <time_value T = std::int64_t>
-[[nodiscard]] std::optional<policy::lease::lease_terms<T>> to_best_effort(
-    const swf::record& job, const swf_conversion& options = {},
-    conversion_report* report = nullptr) {
+[[nodiscard]] std::optional<lease_terms<T>> to_best_effort(const swf::record& job,
+                                                           const swf_conversion& options = {},
+                                                           conversion_report* report = nullptr) {
   detail::check(options);
   conversion_report local;
   conversion_report& counts = report ? *report : local;
@@ -135,13 +135,12 @@ template <time_value T = std::int64_t>
     return std::nullopt;
   }
 
-  policy::lease::lease_terms<T> lease;
+  lease_terms<T> lease;
   lease.id = static_cast<std::uint64_t>(job.job);
   lease.submit = static_cast<T>(job.submit);
-  lease.kind = policy::lease::lease_kind::best_effort;
+  lease.kind = lease_kind::best_effort;
   lease.nodes = nodes;
-  lease.per_node =
-      policy::lease::node_resources{options.cpus_per_vm, options.memory_per_vm_mb, 0, 0};
+  lease.per_node = node_resources{options.cpus_per_vm, options.memory_per_vm_mb, 0, 0};
   lease.preemptible = options.preemptible;
 
   std::int64_t real = 0;
@@ -179,12 +178,12 @@ template <time_value T = std::int64_t>
 
 // Every record, in order; dropped records are counted in the report.
 template <time_value T = std::int64_t>
-[[nodiscard]] std::vector<policy::lease::lease_terms<T>> to_best_effort(
-    std::span<const swf::record> jobs, const swf_conversion& options = {},
-    conversion_report* report = nullptr) {
+[[nodiscard]] std::vector<lease_terms<T>> to_best_effort(std::span<const swf::record> jobs,
+                                                         const swf_conversion& options = {},
+                                                         conversion_report* report = nullptr) {
   detail::check(options);
   conversion_report local;
-  std::vector<policy::lease::lease_terms<T>> leases;
+  std::vector<lease_terms<T>> leases;
   leases.reserve(jobs.size());
   for (const auto& job : jobs)
     if (auto lease = to_best_effort<T>(job, options, report ? report : &local))

@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "leasehold/availability/detail/checks.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/policy/adaptive/request.hpp"
 

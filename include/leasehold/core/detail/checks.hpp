@@ -1,9 +1,12 @@
 #pragma once
 
-// Argument checks shared by every backend, so that the same bad call gets the same error
-// type and the same message from all of them. Each check runs before any mutation, which is
-// half of the strong guarantee (the other half is allocating before mutating).
+// Argument checks shared by every layer (backends, the slot table, policies, workload
+// readers), so that the same bad call gets the same error type and the same message from all
+// of them. They speak only the core vocabulary, which is why they live in core/ and not in a
+// backend's private folder. Each check runs before any mutation, which is half of the strong
+// guarantee (the other half is allocating before mutating).
 
+#include <algorithm>
 #include <optional>
 #include <sstream>
 #include <string>
