@@ -47,10 +47,10 @@
 #include <vector>
 
 #include "leasehold/availability/concept.hpp"
-#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/availability/free_list.hpp"
 #include "leasehold/cluster/slot_table.hpp"
 #include "leasehold/core/capacity.hpp"
+#include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/detail/describe.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
