@@ -585,7 +585,7 @@ int report(const std::vector<workload_id>& workloads, const std::vector<task>& t
     };
     const io::plot_figure figure{
         .title = "Sotomayor, Keahey & Foster (HPDC'08), Table 1: ours beside the paper's",
-        .subtitle = "workloads [rho/3H/medium], rho of 10, 20, 30 %; our baseline " +
+        .subtitle = "workloads [rho/3H/medium] (rho: AR share, --rho); our baseline " +
                     std::to_string(baseline) + " s (paper: " + std::to_string(paper_baseline) +
                     " s)",
         .panels = {panel_for(
