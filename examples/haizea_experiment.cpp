@@ -19,6 +19,8 @@
 //                ../shared/haizea-workloads is an error)
 //   --jobs N     simulations in parallel (default 2)
 //   --csv FILE   where to write one line per run (default haizea_experiment.csv)
+//   --rho R,...  only these columns of Table 1 (AR share in %, of 10, 20, 30)
+//   --svg FILE   also draw Table 1, ours beside the paper's, as an SVG figure (io/svg_plot)
 //   --days D     only the first D days of the trace (best-effort submissions and AR starts):
 //                a quick smoke run; the baseline is then that shorter run's
 //   --configs    only these configurations (comma-separated names)
@@ -53,6 +55,7 @@
 #include <thread>
 #include <vector>
 
+#include <leasehold/io/svg_plot.hpp>
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 #include <leasehold/policy/staging/image_staging.hpp>
 #include <leasehold/sim/lease_simulation.hpp>
@@ -266,18 +269,24 @@ struct sweep {
   std::vector<std::string> configs;            // empty: all
   bool haizea_choices = false;                 // scheduler_config::with_haizea_choices()
   std::string cancelled = "queue_until_wait";  // SWF status-5 jobs (workload::cancelled_policy)
+  std::vector<int> rhos;                       // Table 1's AR shares to run; empty: 10, 20, 30
 
   [[nodiscard]] std::string configs_text() const {
     std::string text;
     for (const auto& c : configs) text += (text.empty() ? "" : ",") + c;
     return text.empty() ? "-" : text;
   }
+  [[nodiscard]] bool table_column(int rho) const {
+    if (rhos.empty()) return rho == 10 || rho == 20 || rho == 30;
+    return std::find(rhos.begin(), rhos.end(), rho) != rhos.end();
+  }
+
   [[nodiscard]] std::vector<workload_id> workloads() const {
     std::vector<workload_id> list;
     for (int rho : {5, 10, 15, 20, 25, 30})
       for (int delta : {1, 2, 3, 4})
         for (int size : {1, 2, 3})
-          if (all || (delta == 3 && size == 2 && (rho == 10 || rho == 20 || rho == 30)))
+          if (all || (delta == 3 && size == 2 && table_column(rho)))
             list.push_back({rho, delta, size});
     return list;
   }
@@ -460,7 +469,8 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
 // were done here or read from shards.
 int report(const std::vector<workload_id>& workloads, const std::vector<task>& tasks,
            std::vector<outcome>& results, const std::vector<configuration>& configs,
-           std::ofstream& csv, const std::string& csv_path, bool timing) {
+           std::ofstream& csv, const std::string& csv_path, bool timing,
+           const std::string& svg_path) {
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     outcome& r = results[i];
     r.config = configs[tasks[i].config].name;
@@ -542,6 +552,61 @@ int report(const std::vector<workload_id>& workloads, const std::vector<task>& t
     std::cout << '\n';
   }
 
+  if (!svg_path.empty()) {
+    // Table 1 as a figure: in each panel a point per (configuration, AR share) we ran, at
+    // the paper's value (x) and ours (y), with the diagonal where they would be equal; a
+    // reader sees at a glance where the reproduction departs from Sotomayor et al., and the
+    // figure stays readable when only one column (--rho 10, the demo's) was run.
+    namespace io = leasehold::io;
+    const auto panel_for = [&](const std::string& title, const std::string& unit, auto ours,
+                               auto theirs) {
+      io::plot_panel panel{.title = title,
+                           .x = {.title = "paper (" + unit + ")"},
+                           .y = {.title = "ours (" + unit + ")"},
+                           .series = {}};
+      double lo = 0.0;
+      double hi = 0.0;
+      for (const auto& row : paper_table) {
+        io::plot_series series{.name = row.name, .x = {}, .y = {}};
+        int k = 0;
+        for (int rho : {10, 20, 30}) {
+          if (const outcome* r = find(row.name, rho)) {
+            series.x.push_back(theirs(row, k));
+            series.y.push_back(ours(*r));
+            lo = std::min({lo, series.x.back(), series.y.back()});
+            hi = std::max({hi, series.x.back(), series.y.back()});
+          }
+          ++k;
+        }
+        if (!series.x.empty()) panel.series.push_back(std::move(series));
+      }
+      panel.series.push_back({.name = "ours = paper", .x = {lo, hi}, .y = {lo, hi}});
+      return panel;
+    };
+    const io::plot_figure figure{
+        .title = "Sotomayor, Keahey & Foster (HPDC'08), Table 1: ours beside the paper's",
+        .subtitle = "workloads [rho/3H/medium] (rho: AR share, --rho); our baseline " +
+                    std::to_string(baseline) + " s (paper: " + std::to_string(paper_baseline) +
+                    " s)",
+        .panels = {panel_for(
+                       "Time to complete best-effort leases vs no-AR baseline", "%",
+                       [&](const outcome& r) { return 100.0 * r.metrics.relative_to(baseline); },
+                       [](const paper_row& p, int k) { return p.relative[k]; }),
+                   panel_for(
+                       "Average waiting time of best-effort leases", "thousands of s",
+                       [](const outcome& r) { return r.metrics.mean_wait / 1000.0; },
+                       [](const paper_row& p, int k) { return p.wait_ks[k]; }),
+                   panel_for(
+                       "Average bounded slowdown of best-effort leases", "ratio",
+                       [](const outcome& r) { return r.metrics.mean_bounded_slowdown; },
+                       [](const paper_row& p, int k) { return p.slowdown[k]; })},
+        .columns = 1,
+        .notes = {"paper: Table 1 of Sotomayor, Keahey & Foster; ours: haizea_experiment"},
+        .panel_width = 640,
+        .panel_height = 340};
+    if (!examples::write_file(svg_path, io::to_svg(figure))) return 1;
+  }
+
   csv << "workload,configuration,all_best_effort_s,relative_to_baseline,mean_wait_s,"
          "mean_bounded_slowdown,best_effort_completed,best_effort_withdrawn,ar_accepted,"
          "ar_rejected,suspensions,migrations,cancellations,utilisation,cache_hits,cache_misses,"
@@ -591,6 +656,9 @@ int main(int argc, char** argv) {
   auto* jobs_opt =
       app.add_option("--jobs", jobs, "simulations in parallel")->check(CLI::Range(1U, 1024U));
   app.add_option("--csv", csv_path, "where to write one line per run");
+  std::string svg_path;
+  app.add_option("--svg", svg_path,
+                 "also draw Table 1 (ours beside the paper's) as an SVG figure in this file");
   auto* seed_opt =
       app.add_option("--seed", s.seed, "seed of the generated workloads and image assignments");
   auto* days_opt =
@@ -613,6 +681,12 @@ int main(int argc, char** argv) {
                      "held until submit + wait, never started), withdraw_at_wait, "
                      "run_requested_time or skip")
           ->check(CLI::IsMember(cancelled_policies));
+  auto* rho_opt =
+      app.add_option("--rho", s.rhos,
+                     "only these columns of Table 1, by AR share in % (comma-separated; "
+                     "default 10,20,30): --rho 10 runs the [10%/3H/medium] rows alone")
+          ->delimiter(',')
+          ->check(CLI::IsMember({10, 20, 30}));
   std::string leases_path;
   auto* leases_opt = app.add_option("--leases", leases_path,
                                     "also write one CSV row per lease of every run to this file");
@@ -637,8 +711,12 @@ int main(int argc, char** argv) {
       ->excludes(configs_opt)
       ->excludes(haizea_opt)
       ->excludes(cancelled_opt)
-      ->excludes(leases_opt);
+      ->excludes(leases_opt)
+      ->excludes(rho_opt);
   leases_opt->excludes(shard_opt);
+  // Shard files record the sweep without the column choice, so a subset of columns is for
+  // single-process runs only (the demo's).
+  rho_opt->excludes(shard_opt)->excludes(all_opt);
   app.add_flag("--no-timing", no_timing,
                "leave the run_seconds column and the total simulation time out (for outputs "
                "that must compare byte for byte)");
@@ -701,7 +779,7 @@ int main(int argc, char** argv) {
     std::ofstream csv;
     if (!examples::open_output(csv, csv_path)) return 1;
     print_best_effort(s, b);
-    return report(workloads, tasks, results, configs, csv, csv_path, timing);
+    return report(workloads, tasks, results, configs, csv, csv_path, timing, svg_path);
   }
 
   std::optional<examples::shard> shard;
@@ -839,5 +917,5 @@ int main(int argc, char** argv) {
     }
     std::cout << "Per-lease rows in " << leases_path << '\n';
   }
-  return report(workloads, tasks, results, configs, csv, csv_path, timing);
+  return report(workloads, tasks, results, configs, csv, csv_path, timing, svg_path);
 }

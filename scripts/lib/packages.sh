@@ -1,6 +1,8 @@
 # Sourced by the scripts in scripts/: installs the Debian packages leasehold needs when they
 # are missing, so that each script works on a fresh Debian machine.
 
+# scripts/demo builds one example: the compiler, Boost, CLI11 and the gzip readers only.
+leasehold_demo_packages=(cmake g++ make libboost-dev libcli11-dev libboost-iostreams-dev zlib1g-dev)
 leasehold_packages=(cmake g++ make libboost-dev doctest-dev libbenchmark-dev libcli11-dev)
 # The io layer's gzip readers (leasehold::iostreams): Boost.Iostreams' gzip filter over zlib.
 leasehold_packages+=(libboost-iostreams-dev zlib1g-dev)
