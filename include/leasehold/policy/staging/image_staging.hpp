@@ -262,7 +262,9 @@ class image_staging {
     sync(now);
     std::vector<transfer_event> events;
     // Announcements made at their first instant: withdrawn if the transfer has gone or moved.
-    for (const auto& [id, announced] : tentative_) {
+    for (const auto& [tentative_id, announced] : tentative_) {
+      // A named copy: clang before 16 cannot capture a structured binding.
+      const auto id = tentative_id;
       const auto it = transfers_.find(id);
       const bool ended =
           std::any_of(finished_.begin() + static_cast<std::ptrdiff_t>(ended_before),
@@ -545,9 +547,9 @@ class image_staging {
       for (std::size_t node : h.refs) ++refs[{node, h.key}];
     for (const auto& [where, count] : refs)
       if (caches_[where.first].find(where.second) == nullptr)
-        throw invariant_violation(leasehold::detail::describe(
-            "image_staging: ", count, " lease(s) hold ", where.second, " on node ", where.first,
-            ", which does not cache it"));
+        throw invariant_violation(
+            leasehold::detail::describe("image_staging: ", count, " lease(s) hold ", where.second,
+                                        " on node ", where.first, ", which does not cache it"));
     for (std::size_t node = 0; node < caches_.size(); ++node)
       for (const auto& [key, e] : caches_[node].entries())
         if (e.references != refs[{node, key}])
