@@ -38,14 +38,17 @@
 #include <vector>
 
 #include <leasehold/availability/free_list.hpp>
+#include <leasehold/io/job_outcomes.hpp>
 #include <leasehold/io/svg_plot.hpp>
 #include <leasehold/io/swf_file.hpp>
 #include <leasehold/policy/adaptive/scheduler.hpp>
 #include <leasehold/sim/workload/adaptive_terms.hpp>
 #include <leasehold/sim/workload/random.hpp>
 #include <leasehold/sim/workload/swf.hpp>
+#include <leasehold/version.hpp>
 
 #include "cli.hpp"
+#include "progress.hpp"
 
 namespace adaptive = leasehold::policy::adaptive;
 using seconds = std::int64_t;
@@ -156,12 +159,19 @@ struct outcome {
   double rejected = 0;
   adaptive::adaptive_metrics metrics;
   std::vector<adaptive::accepted_request<>> accepted;
+  std::vector<leasehold::io::job_outcome> jobs;  // --per-job: every request, in arrival order
 };
+
+// --per-job: every request of every run in Batsim's jobs.csv layout (io/batsim_jobs.hpp),
+// then what tells the runs apart. Submission and start times count from the slice's start.
+const leasehold::io::batsim_job_table per_job_table({"slice", "load_increase_percent", "strategy",
+                                                     "request_type", "seed", "source",
+                                                     "leasehold_version"});
 
 // The paper's simulation: arrivals in submission order (ties by job id); the scheduler only
 // acts on arrivals, and every request runs exactly as placed.
 outcome simulate(const std::vector<job>& jobs, request_type type, adaptive::strategy order,
-                 double load) {
+                 double load, bool keep_jobs) {
   std::vector<adaptive::adaptive_request<>> requests;
   requests.reserve(jobs.size());
   for (const job& j : jobs) requests.push_back(to_request(j, type, load));
@@ -176,6 +186,14 @@ outcome simulate(const std::vector<job>& jobs, request_type type, adaptive::stra
   o.mean_response = o.metrics.mean_response;
   o.rejected = static_cast<double>(o.metrics.rejected);
   s.for_each_accepted([&o](const auto& record) { o.accepted.push_back(record); });
+  if (keep_jobs) {
+    std::map<std::uint64_t, const adaptive::placement<>*> placed;
+    for (const auto& a : o.accepted) placed[a.request.id] = &a.where;
+    for (const auto& r : requests) {
+      const auto it = placed.find(r.id);
+      o.jobs.push_back(leasehold::io::job_outcome_of(r, it == placed.end() ? nullptr : it->second));
+    }
+  }
   return o;
 }
 
@@ -280,6 +298,11 @@ int main(int argc, char** argv) {
                            ->check(examples::finite() & CLI::Range(0.0, 1000.0));
   app.add_option("--seed", seed, "seed of the request terms (and of the synthetic workload)");
   app.add_option("--out", out_dir, "directory for adaptive_requests.csv and .svg (created)");
+  std::string per_job_path;
+  app.add_option("--per-job", per_job_path,
+                 "also write every request of every run in Batsim's jobs.csv layout (job_id, "
+                 "submission_time, ..., stretch, allocated_resources) to this file, with the "
+                 "run's slice, load, strategy, request type, seed, source and leasehold_version");
   auto* trace_option =
       app.add_option("--trace", trace, "the SDSC SP2 log, SWF (plain or gzip-compressed)");
   app.add_flag("--synthetic", synthetic,
@@ -297,6 +320,11 @@ int main(int argc, char** argv) {
   // The output directory first, so that a bad --out fails before minutes of simulation.
   const std::filesystem::path dir(out_dir);
   if (!examples::make_directories(dir)) return 1;
+  std::ofstream per_job;
+  if (!per_job_path.empty()) {
+    if (!examples::open_output(per_job, per_job_path)) return 1;
+    per_job << per_job_table.header();
+  }
 
   std::vector<std::vector<job>> slices;
   if (!synthetic) {
@@ -334,17 +362,41 @@ int main(int argc, char** argv) {
   for (double l : loads) std::cout << " +" << static_cast<int>(100 * l) << '%';
   std::cout << "\n";
 
+  const std::string source =
+      synthetic ? std::string("synthetic") : std::filesystem::path(trace).filename().string();
+  // The per-job rows of one run, written and flushed as it finishes.
+  const auto write_jobs = [&](const outcome& o, std::size_t slice, double load,
+                              adaptive::strategy order, request_type type) {
+    if (!per_job.is_open()) return true;
+    std::ostringstream load_text;
+    load_text << 100 * load;
+    const std::vector<std::string> context{
+        std::to_string(first + slice), load_text.str(), name_of(order),           name_of(type),
+        std::to_string(seed),          source,          leasehold::version_string};
+    for (const auto& j : o.jobs) per_job << per_job_table.row(j, context);
+    per_job.flush();
+    if (per_job) return true;
+    std::cerr << "error: writing " << per_job_path << " failed\n";
+    return false;
+  };
+
   // Per series and load, per slice: the gains against FIFO rigid on the same slice and load.
   std::map<series_key, std::vector<std::vector<point>>> per_slice;
   std::vector<std::vector<double>> incentive_per_slice(incentives.size());
-  for (const auto& jobs : slices) {
+  const bool keep_jobs = per_job.is_open();
+  examples::progress_meter meter("adaptive_requests: (slice, load) pairs done",
+                                 slices.size() * loads.size());
+  for (std::size_t si = 0; si < slices.size(); ++si) {
+    const auto& jobs = slices[si];
     for (std::size_t li = 0; li < loads.size(); ++li) {
-      const outcome base = simulate(jobs, request_type::rigid, adaptive::strategy::fifo, loads[li]);
+      const outcome base =
+          simulate(jobs, request_type::rigid, adaptive::strategy::fifo, loads[li], keep_jobs);
       for (auto order : {adaptive::strategy::fifo, adaptive::strategy::missing_deadline_first})
         for (request_type type : all_types) {
           const outcome o = (type == request_type::rigid && order == adaptive::strategy::fifo)
                                 ? base
-                                : simulate(jobs, type, order, loads[li]);
+                                : simulate(jobs, type, order, loads[li], keep_jobs);
+          if (!write_jobs(o, si, loads[li], order, type)) return 1;
           point p{};
           p.profit_gain = base.profit > 0 ? 100 * (o.profit / base.profit - 1) : 0;
           p.completion_reduction =
@@ -363,8 +415,11 @@ int main(int argc, char** argv) {
               incentive_per_slice[k].push_back(
                   100 * (profit_with_incentive(o, incentives[k]) / base.profit - 1));
         }
+      meter.advance();
     }
   }
+  meter.finish();
+  if (per_job.is_open() && !examples::close_output(per_job, per_job_path)) return 1;
 
   std::map<series_key, std::vector<point>> results;
   for (const auto& [key, rows] : per_slice)
@@ -382,9 +437,15 @@ int main(int argc, char** argv) {
   for (auto& v : incentive_per_slice) incentive_gain.push_back(trimmed_mean(v));
 
   std::ostringstream csv;
+  // Every row says how it was made: the slices, the seed, the input and the library version.
   csv << "strategy,request_type,load_increase_percent,profit_gain_percent,"
          "completion_time_reduction_percent,rejection_reduction_percent,"
-         "moldable_reshaped_percent,moldable_modification_percent\n";
+         "moldable_reshaped_percent,moldable_modification_percent,slices,first_slice,seed,"
+         "source,leasehold_version\n";
+  std::ostringstream context_columns;
+  context_columns << ',' << slices.size() << ',' << first << ',' << seed << ',' << source << ','
+                  << leasehold::version_string << '\n';
+  const std::string context = context_columns.str();
   std::cout << std::fixed << std::setprecision(1);
   const auto table = [&](const char* title, double point::*field) {
     std::cout << "\n" << title << "\n" << std::left << std::setw(28) << "load increase";
@@ -419,10 +480,10 @@ int main(int argc, char** argv) {
       csv << name_of(key.order) << ',' << name_of(key.type) << ',' << 100 * loads[li] << ','
           << points[li].profit_gain << ',' << points[li].completion_reduction << ','
           << points[li].rejection_reduction << ',' << points[li].reshaped_share << ','
-          << points[li].modification << '\n';
+          << points[li].modification << context;
   for (std::size_t k = 0; k < incentives.size(); ++k)
     csv << "MDF,preemptive incentive " << 100 * incentives[k] << " %,50," << incentive_gain[k]
-        << ",,,,\n";
+        << ",,,," << context;
   if (!examples::write_file(dir / "adaptive_requests.csv", csv.str())) return 1;
   const std::string subtitle = std::to_string(slices.size()) + " slice(s) of 15 days from " +
                                (synthetic ? std::string("the synthetic workload")
@@ -433,4 +494,6 @@ int main(int argc, char** argv) {
     return 1;
   std::cout << "\nwrote " << (dir / "adaptive_requests.csv").string() << " and "
             << (dir / "adaptive_requests.svg").string() << "\n";
+  if (!per_job_path.empty())
+    std::cout << "per-job rows (Batsim's layout) in " << per_job_path << "\n";
 }

@@ -2,16 +2,7 @@
 # alone ignores the exit code). Usage:
 #   cmake -DEXPECT_CODE=2 -DEXPECT_REGEX=<regex> -P expect_exit.cmake -- <program> <args...>
 # The regex is matched against stdout and stderr together.
-set(command "")
-set(after_separator FALSE)
-math(EXPR last "${CMAKE_ARGC} - 1")
-foreach(i RANGE ${last})
-  if(after_separator)
-    list(APPEND command "${CMAKE_ARGV${i}}")
-  elseif("${CMAKE_ARGV${i}}" STREQUAL "--")
-    set(after_separator TRUE)
-  endif()
-endforeach()
+include("${CMAKE_CURRENT_LIST_DIR}/command_after_separator.cmake")
 if(NOT command)
   message(FATAL_ERROR "expect_exit.cmake: no command after --")
 endif()

@@ -55,6 +55,7 @@
 #include <thread>
 #include <vector>
 
+#include <leasehold/io/job_outcomes.hpp>
 #include <leasehold/io/svg_plot.hpp>
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 #include <leasehold/policy/staging/image_staging.hpp>
@@ -66,8 +67,10 @@
 #include <leasehold/sim/workload/images.hpp>
 #include <leasehold/sim/workload/swf.hpp>
 #include <leasehold/sim/workload/swf_leases.hpp>
+#include <leasehold/version.hpp>
 
 #include "cli.hpp"
+#include "progress.hpp"
 #include "sweep.hpp"
 
 namespace lh = leasehold;
@@ -129,6 +132,7 @@ struct outcome {
   double seconds = 0.0;
   std::size_t left_out = 0;             // ARs of the injection file starting before their arrival
   std::vector<std::string> lease_rows;  // --leases: one CSV row per lease
+  std::vector<std::string> job_rows;    // --per-job: one row per lease, Batsim's layout
 };
 
 // --leases: one row per lease, the file a researcher compares with another simulator's
@@ -181,12 +185,29 @@ node_table paper_table_of_nodes() {
   return node_table(cluster_nodes, lease::node_resources{1, 1024, 20 * 1024, 10});
 }
 
+// --per-job: every lease of a run in Batsim's jobs.csv layout (io/batsim_jobs.hpp), then
+// the run's context, so that the rows of all runs can share one file.
+const lh::io::batsim_job_table per_job_table({"workload_name", "configuration", "seed", "days",
+                                              "cancelled", "haizea_choices", "leasehold_version"});
+
+template <class Scheduler>
+std::vector<std::string> job_rows(const Scheduler& scheduler,
+                                  const std::vector<std::string>& context) {
+  std::vector<std::string> rows;
+  rows.reserve(scheduler.leases().size());
+  for (const auto& entry : scheduler.leases())
+    rows.push_back(per_job_table.row(lh::io::job_outcome_of(entry.second), context));
+  return rows;
+}
+
 // How a run is set up beyond its configuration: Haizea's own choices (--haizea-choices) and
-// whether per-lease rows are kept (--leases).
+// whether per-lease rows are kept (--leases, --per-job).
 struct run_options {
   bool haizea_choices = false;
   bool keep_leases = false;
-  std::string workload;  // the label of the per-lease rows
+  bool keep_jobs = false;
+  std::string workload;              // the label of the per-lease rows
+  std::vector<std::string> context;  // the context columns of the per-job rows
 };
 
 lease::scheduler_config<T> run_config(const configuration& c, const run_options& o) {
@@ -206,6 +227,7 @@ void simulate(const std::vector<lease::lease_terms<T>>& best_effort,
     lh::sim::simulate_leases(scheduler, all);
     result.metrics = lh::sim::measure(scheduler.leases(), cluster_nodes);
     if (o.keep_leases) result.lease_rows = lease_rows(scheduler, o.workload, c.name);
+    if (o.keep_jobs) result.job_rows = job_rows(scheduler, o.context);
     return;
   }
   // §4.2: one of 37 images of 4 GB per request (the same list for every staging
@@ -223,6 +245,7 @@ void simulate(const std::vector<lease::lease_terms<T>>& best_effort,
   lh::sim::simulate_leases(scheduler, all);
   result.metrics = lh::sim::measure(scheduler.leases(), cluster_nodes);
   if (o.keep_leases) result.lease_rows = lease_rows(scheduler, o.workload, c.name);
+  if (o.keep_jobs) result.job_rows = job_rows(scheduler, o.context);
   result.images = scheduler.preparation_step().stats();
 }
 
@@ -241,15 +264,6 @@ constexpr paper_row paper_table[] = {
     {"VM-REUSE-UNIFORM", {0.03, 3.15, 10.74}, {12.31, 25.68, 62.52}, {62.24, 140.42, 338.60}},
     {"VM-REUSE-SKEWED", {-0.36, 2.48, 10.43}, {10.69, 22.85, 58.44}, {50.46, 115.99, 309.67}},
 };
-
-void progress(std::size_t done, std::size_t total) {
-  if (isatty(fileno(stderr)) == 0) return;
-  const std::size_t width = 40;
-  const std::size_t filled = total == 0 ? width : done * width / total;
-  std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << done
-            << '/' << total << std::flush;
-  if (done == total) std::cerr << '\n';
-}
 
 // --cancelled: the names of workload::cancelled_policy, for the option's check and the
 // conversion alike.
@@ -465,22 +479,53 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
   return fail("cut short (no end line)");
 }
 
-// The tables (on standard output) and the CSV of a whole sweep, the same whether its runs
-// were done here or read from shards.
-int report(const std::vector<workload_id>& workloads, const std::vector<task>& tasks,
-           std::vector<outcome>& results, const std::vector<configuration>& configs,
-           std::ofstream& csv, const std::string& csv_path, bool timing,
-           const std::string& svg_path) {
-  for (std::size_t i = 0; i < tasks.size(); ++i) {
-    outcome& r = results[i];
-    r.config = configs[tasks[i].config].name;
-    if (tasks[i].workload == workloads.size()) {
-      r.workload = "no ARs";
-    } else {
-      r.workload = workloads[tasks[i].workload].name();
-      r.rho = workloads[tasks[i].workload].rho;
-    }
+// Names a run's result after its workload and configuration.
+void label(outcome& r, const task& t, const std::vector<workload_id>& workloads,
+           const std::vector<configuration>& configs) {
+  r.config = configs[t.config].name;
+  if (t.workload == workloads.size()) {
+    r.workload = "no ARs";
+  } else {
+    r.workload = workloads[t.workload].name();
+    r.rho = workloads[t.workload].rho;
   }
+}
+
+// The CSV: one row per run. Each row carries what made it (the sweep's seed, days,
+// cancelled-job policy and Haizea choices, and the library version), so that a row read on
+// its own, or rows of several sweeps pasted together, still say how they were produced.
+std::string csv_header(bool timing) {
+  return std::string(
+             "workload,configuration,all_best_effort_s,relative_to_baseline,mean_wait_s,"
+             "mean_bounded_slowdown,best_effort_completed,best_effort_withdrawn,ar_accepted,"
+             "ar_rejected,suspensions,migrations,cancellations,utilisation,cache_hits,"
+             "cache_misses,piggybacks,transfers,mb_transferred") +
+         (timing ? ",run_seconds" : "") + ",seed,days,cancelled,haizea_choices,leasehold_version\n";
+}
+
+std::string csv_row(const outcome& r, T baseline, const sweep& s, bool timing) {
+  const auto& m = r.metrics;
+  std::ostringstream row;
+  row << '"' << r.workload << "\"," << r.config << ',' << m.all_best_effort << ','
+      << m.relative_to(baseline) << ',' << m.mean_wait << ',' << m.mean_bounded_slowdown << ','
+      << m.best_effort_completed << ',' << m.best_effort_withdrawn << ',' << m.ar_accepted << ','
+      << m.ar_rejected << ',' << m.suspensions << ',' << m.migrations << ',' << m.cancellations
+      << ',' << m.utilisation << ',' << r.images.cache_hits << ',' << r.images.cache_misses << ','
+      << r.images.piggybacks << ',' << r.images.transfers << ',' << r.images.mb_transferred;
+  if (timing) row << ',' << r.seconds;
+  row << ',' << s.seed << ',' << s.days << ',' << s.cancelled << ',' << s.haizea_choices << ','
+      << lh::version_string << '\n';
+  return row.str();
+}
+
+// The tables (on standard output) and the CSV of a whole sweep, the same whether its runs
+// were done here or read from shards. `csv` is null when the rows were already written as
+// the runs finished.
+int report(const std::vector<workload_id>& workloads, const std::vector<task>& tasks,
+           std::vector<outcome>& results, const std::vector<configuration>& configs, const sweep& s,
+           std::ofstream* csv, const std::string& csv_path, bool timing,
+           const std::string& svg_path) {
+  for (std::size_t i = 0; i < tasks.size(); ++i) label(results[i], tasks[i], workloads, configs);
   // Notes in run order (not in the order threads loaded the files), each once.
   std::string notes;
   for (std::size_t i = 0; i < tasks.size(); ++i) {
@@ -607,23 +652,11 @@ int report(const std::vector<workload_id>& workloads, const std::vector<task>& t
     if (!examples::write_file(svg_path, io::to_svg(figure))) return 1;
   }
 
-  csv << "workload,configuration,all_best_effort_s,relative_to_baseline,mean_wait_s,"
-         "mean_bounded_slowdown,best_effort_completed,best_effort_withdrawn,ar_accepted,"
-         "ar_rejected,suspensions,migrations,cancellations,utilisation,cache_hits,cache_misses,"
-         "piggybacks,transfers,mb_transferred"
-      << (timing ? ",run_seconds\n" : "\n");
-  for (const auto& r : results) {
-    const auto& m = r.metrics;
-    csv << '"' << r.workload << "\"," << r.config << ',' << m.all_best_effort << ','
-        << m.relative_to(baseline) << ',' << m.mean_wait << ',' << m.mean_bounded_slowdown << ','
-        << m.best_effort_completed << ',' << m.best_effort_withdrawn << ',' << m.ar_accepted << ','
-        << m.ar_rejected << ',' << m.suspensions << ',' << m.migrations << ',' << m.cancellations
-        << ',' << m.utilisation << ',' << r.images.cache_hits << ',' << r.images.cache_misses << ','
-        << r.images.piggybacks << ',' << r.images.transfers << ',' << r.images.mb_transferred;
-    if (timing) csv << ',' << r.seconds;
-    csv << '\n';
+  if (csv != nullptr) {
+    *csv << csv_header(timing);
+    for (const auto& r : results) *csv << csv_row(r, baseline, s, timing);
+    if (!examples::close_output(*csv, csv_path)) return 1;
   }
-  if (!examples::close_output(csv, csv_path)) return 1;
   std::cout << '\n' << results.size() << " simulations";
   if (timing) {
     double total = 0.0;
@@ -713,7 +746,14 @@ int main(int argc, char** argv) {
       ->excludes(cancelled_opt)
       ->excludes(leases_opt)
       ->excludes(rho_opt);
+  std::string per_job_path;
+  auto* per_job_opt = app.add_option(
+      "--per-job", per_job_path,
+      "also write every lease of every run in Batsim's jobs.csv layout (job_id, "
+      "submission_time, ..., stretch, allocated_resources) to this file, with the run's "
+      "workload, configuration, seed, days, cancelled, haizea_choices and leasehold_version");
   leases_opt->excludes(shard_opt);
+  per_job_opt->excludes(shard_opt)->excludes(app.get_option("--merge"));
   // Shard files record the sweep without the column choice, so a subset of columns is for
   // single-process runs only (the demo's).
   rho_opt->excludes(shard_opt)->excludes(all_opt);
@@ -779,7 +819,7 @@ int main(int argc, char** argv) {
     std::ofstream csv;
     if (!examples::open_output(csv, csv_path)) return 1;
     print_best_effort(s, b);
-    return report(workloads, tasks, results, configs, csv, csv_path, timing, svg_path);
+    return report(workloads, tasks, results, configs, s, &csv, csv_path, timing, svg_path);
   }
 
   std::optional<examples::shard> shard;
@@ -839,6 +879,8 @@ int main(int argc, char** argv) {
   }
   std::ofstream leases_csv;
   if (!leases_path.empty() && !examples::open_output(leases_csv, leases_path)) return 1;
+  std::ofstream per_job_csv;
+  if (!per_job_path.empty() && !examples::open_output(per_job_csv, per_job_path)) return 1;
 
   auto load_ars = [&](const workload_id& w, std::size_t& left_out) {
     std::vector<lh::haizea::injection> lines;
@@ -873,18 +915,65 @@ int main(int argc, char** argv) {
     if (!shard || shard->owns(i)) mine.push_back(i);
   std::vector<outcome> results(tasks.size());
   std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> finished{0};
   std::mutex output;
+
+  // Without --shard the rows are written in run order as soon as a run and every run before
+  // it are done, and flushed: a sweep killed midway leaves every row finished before it, and
+  // the files do not depend on the thread count. Run 0, the baseline every relative time
+  // needs, is always the first. A write that fails stops the sweep (no new run starts).
+  std::size_t written = 0;  // of `mine`
+  std::vector<bool> done(mine.size(), false);
+  std::atomic<bool> write_failed{false};
+  std::string failed_path;
+  const auto check_stream = [&](const std::ofstream& out, const std::string& path) {
+    if (out.is_open() && !out && failed_path.empty()) {
+      failed_path = path;
+      write_failed = true;
+    }
+  };
+  const auto write_ready = [&] {  // with `output` held
+    while (written < mine.size() && done[written]) {
+      outcome& r = results[mine[written]];
+      if (!shard) {
+        csv << csv_row(r, results[0].metrics.all_best_effort, s, timing) << std::flush;
+        check_stream(csv, csv_path);
+        for (const auto& row : r.lease_rows) leases_csv << row << '\n';
+        if (leases_csv.is_open()) leases_csv.flush();
+        check_stream(leases_csv, leases_path);
+        for (const auto& row : r.job_rows) per_job_csv << row;
+        if (per_job_csv.is_open()) per_job_csv.flush();
+        check_stream(per_job_csv, per_job_path);
+        r.lease_rows = {};  // written: the sweep need not hold every lease in memory
+        r.job_rows = {};
+      }
+      ++written;
+    }
+  };
+  if (!shard) {
+    csv << csv_header(timing);
+    if (leases_csv.is_open()) leases_csv << lease_header << '\n';
+    if (per_job_csv.is_open()) per_job_csv << per_job_table.header();
+  }
+
+  examples::progress_meter meter("haizea_experiment: runs done", mine.size());
   auto worker = [&] {
-    while (true) {
+    while (!write_failed) {
       const std::size_t k = next++;
       if (k >= mine.size()) return;
       const std::size_t i = mine[k];
       const task& t = tasks[i];
       const auto started = std::chrono::steady_clock::now();
       outcome& r = results[i];
-      run_options o{s.haizea_choices, !leases_path.empty(),
-                    t.workload == workloads.size() ? "no-AR" : workloads[t.workload].file()};
+      label(r, t, workloads, configs);
+      std::ostringstream days;
+      days << s.days;
+      run_options o{
+          .haizea_choices = s.haizea_choices,
+          .keep_leases = !leases_path.empty(),
+          .keep_jobs = !per_job_path.empty(),
+          .workload = t.workload == workloads.size() ? "no-AR" : workloads[t.workload].file(),
+          .context = {r.workload, r.config, std::to_string(s.seed), days.str(), s.cancelled,
+                      s.haizea_choices ? "1" : "0", lh::version_string}};
       if (t.workload == workloads.size())
         simulate(best_effort, {}, configs[t.config], s.seed, o, r);
       else
@@ -892,12 +981,20 @@ int main(int argc, char** argv) {
                  s.seed, o, r);
       r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const std::lock_guard lock(output);
-      progress(++finished, mine.size());
+      done[k] = true;
+      write_ready();
+      meter.advance();
     }
   };
   std::vector<std::thread> threads;
   for (unsigned j = 0; j < std::max(1u, jobs); ++j) threads.emplace_back(worker);
   for (auto& thread : threads) thread.join();
+  meter.finish();
+  if (write_failed) {
+    std::cerr << "error: writing " << failed_path << " failed; the sweep was stopped after "
+              << written << " of " << mine.size() << " runs\n";
+    return 1;
+  }
 
   if (shard) {
     if (!examples::write_file(shard_file, shard_text(s, *shard, summary, tasks, results))) return 1;
@@ -906,16 +1003,14 @@ int main(int argc, char** argv) {
               << " (build the tables with --merge " << shard_dir << ")\n";
     return 0;
   }
+  if (!examples::close_output(csv, csv_path)) return 1;
   if (leases_csv.is_open()) {
-    leases_csv << lease_header << '\n';
-    for (const auto& r : results)
-      for (const auto& row : r.lease_rows) leases_csv << row << '\n';
-    leases_csv.flush();
-    if (!leases_csv) {
-      std::cerr << "error: could not write " << leases_path << '\n';
-      return 1;
-    }
+    if (!examples::close_output(leases_csv, leases_path)) return 1;
     std::cout << "Per-lease rows in " << leases_path << '\n';
   }
-  return report(workloads, tasks, results, configs, csv, csv_path, timing, svg_path);
+  if (per_job_csv.is_open()) {
+    if (!examples::close_output(per_job_csv, per_job_path)) return 1;
+    std::cout << "Per-job rows (Batsim's layout) in " << per_job_path << '\n';
+  }
+  return report(workloads, tasks, results, configs, s, nullptr, csv_path, timing, svg_path);
 }
