@@ -12,12 +12,16 @@
 // node is checked before any is changed, and a failure part-way is rolled back.
 //
 // Costs, with W nodes: earliest_fit is one aggregate earliest_fit plus, per round, one
-// earliest_fit per node; a round either answers or moves the candidate start to a later
-// block boundary, so a request rarely needs more than a few rounds.
+// earliest_fit for each node whose cached lower bound (detail/node_bounds.hpp) is below the
+// n-th smallest fit found so far, visited in order of that bound, O(log W) each; a round
+// either answers or moves the candidate start to a later block boundary, so a request rarely
+// needs more than a few rounds. earliest_fit_by_scan, the same answer without the cache, asks
+// all W nodes in every round.
 
 #include <algorithm>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <span>
@@ -27,6 +31,7 @@
 #include <vector>
 
 #include "leasehold/availability/concept.hpp"
+#include "leasehold/cluster/detail/node_bounds.hpp"
 #include "leasehold/cluster/placement.hpp"
 #include "leasehold/core/capacity.hpp"
 #include "leasehold/core/detail/checked_arithmetic.hpp"
@@ -126,10 +131,94 @@ class slot_table {
   // takes the start too (a key that depends on when, such as the node's free capacity then);
   // ready(node), when given, is a per-node lower bound on the start (e.g. when an image can
   // arrive).
+  //
+  // The search visits nodes in order of a cached lower bound on their earliest fit (see
+  // detail/node_bounds.hpp) and stops as soon as no node left can change the answer, so a
+  // query touches the nodes that can host the request early rather than all W. The cache is
+  // refreshed during the search, so earliest_fit must not run concurrently with any other
+  // call on the same table. The answer is exactly earliest_fit_by_scan's.
   template <class Preference = no_preference, class Ready = ready_now>
   [[nodiscard]] std::optional<placement_type> earliest_fit(const request_type& r,
                                                            Preference preference = {},
                                                            Ready ready = {}) const {
+    const auto starts = check_gang(r);
+    if (starts.empty()) return std::nullopt;
+    const capacity_type gang_amount = detail::scaled(r.per_node, r.nodes);
+    bounds_type& bounds = bounds_for(r);
+    // The node's earliest fit of r from `candidate`, as earliest_fit_by_scan asks it.
+    auto fit_from = [&](std::size_t i, time_type candidate) -> std::optional<time_type> {
+      time_type begin = candidate;
+      if constexpr (!std::same_as<Ready, ready_now>)
+        begin = std::max(begin, static_cast<time_type>(ready(i)));
+      if (begin > starts.last) return std::nullopt;
+      return nodes_[i].earliest_fit({r.per_node, r.duration, {begin, r.window.end}});
+    };
+    std::vector<time_type> smallest;  // max-heap of the n smallest per-node fits of a round
+    smallest.reserve(r.nodes);
+    time_type candidate = starts.first;
+    while (true) {
+      // Quick rejection and a jump: the sum over nodes must hold n x per_node.
+      const auto aggregate_start =
+          aggregate_.earliest_fit({gang_amount, r.duration, {candidate, r.window.end}});
+      if (!aggregate_start) return std::nullopt;
+      candidate = *aggregate_start;
+      // The n-th smallest per-node fit from the candidate, as in earliest_fit_by_scan, but
+      // asking nodes in increasing order of their bound: once n fits are known, a node whose
+      // bound is not below the n-th smallest of them cannot lower it.
+      smallest.clear();
+      typename bounds_type::by_bound walk(bounds);
+      std::size_t i = 0;
+      time_type bound{};
+      while (walk.next(i, bound)) {
+        if (smallest.size() == r.nodes && std::max(bound, candidate) >= smallest.front()) break;
+        if (bounds.stale(i)) {
+          const time_type fresh = class_fit(bounds, i);
+          bounds.clear_stale(i);
+          if (fresh > bound) {
+            bounds.set(i, fresh);
+            walk.push_node(i);
+            continue;
+          }
+        }
+        const auto fit = fit_from(i, candidate);
+        if (!fit) continue;
+        if (smallest.size() < r.nodes) {
+          smallest.push_back(*fit);
+          std::ranges::push_heap(smallest);
+        } else if (*fit < smallest.front()) {
+          std::ranges::pop_heap(smallest);
+          smallest.back() = *fit;
+          std::ranges::push_heap(smallest);
+        }
+      }
+      if (smallest.size() < r.nodes) return std::nullopt;
+      // Any start that n nodes share is at least the n-th smallest per-node earliest start.
+      if (smallest.front() == candidate) break;
+      candidate = smallest.front();
+    }
+    // The nodes free at the start all have a bound at most the start; without a preference
+    // the n of lowest id are the answer, so the walk stops there.
+    constexpr bool prefers = !std::same_as<Preference, no_preference>;
+    std::vector<std::size_t> free_nodes;
+    bounds.for_each_at_most(candidate, [&](std::size_t node) {
+      const auto fit = fit_from(node, candidate);
+      if (fit && *fit == candidate) free_nodes.push_back(node);
+      return prefers || free_nodes.size() < r.nodes;
+    });
+    choose(free_nodes, r.nodes, preference, candidate);
+    return placement_type{{candidate, static_cast<time_type>(candidate + r.duration)},
+                          r.per_node,
+                          std::move(free_nodes)};
+  }
+
+  // The same answer as earliest_fit, found by asking every node in every round: one aggregate
+  // earliest_fit, then one earliest_fit per node, and a round either answers or moves the
+  // candidate start to the n-th smallest per-node fit. It keeps no cache, so it may run
+  // concurrently with other const calls; it is also the oracle of the tests.
+  template <class Preference = no_preference, class Ready = ready_now>
+  [[nodiscard]] std::optional<placement_type> earliest_fit_by_scan(const request_type& r,
+                                                                   Preference preference = {},
+                                                                   Ready ready = {}) const {
     const auto starts = check_gang(r);
     if (starts.empty()) return std::nullopt;
     const capacity_type gang_amount = detail::scaled(r.per_node, r.nodes);
@@ -245,6 +334,7 @@ class slot_table {
         [](A& profile, interval<time_type> span, const capacity_type& amount) {
           profile.release(span, amount);
         });
+    bounds_after_reserve(p.span, p.nodes);
   }
 
   // Gives p back. Throws invalid_request for a malformed placement and invalid_release
@@ -264,6 +354,7 @@ class slot_table {
     } catch (const invalid_release& e) {
       throw invalid_release(leasehold::detail::describe("slot_table release ", p, ": ", e.what()));
     }
+    bounds_after_release(p.span, p.nodes);
   }
 
   // Undo of a reserve(p) / release(p) that succeeded, for a caller that keeps its own undo
@@ -277,12 +368,14 @@ class slot_table {
       std::span<const std::size_t> nodes) noexcept requires detail::nothrow_rollback<A> {
     aggregate_.release(span, detail::scaled(per_node, nodes.size()));
     for (std::size_t k = nodes.size(); k > 0; --k) nodes_[nodes[k - 1]].release(span, per_node);
+    bounds_after_release(span, nodes);
   }
   void undo_release(
       interval<time_type> span, const capacity_type& per_node,
       std::span<const std::size_t> nodes) noexcept requires detail::nothrow_rollback<A> {
     aggregate_.reserve(span, detail::scaled(per_node, nodes.size()));
     for (std::size_t k = nodes.size(); k > 0; --k) nodes_[nodes[k - 1]].reserve(span, per_node);
+    bounds_after_reserve(span, nodes);
   }
 
   // Moves every profile's origin to t (see availability::advance_to).
@@ -301,6 +394,10 @@ class slot_table {
       swap_in(aggregate_, aggregate);
       nodes_.swap(nodes);
     }
+    // Unbounded profiles keep every bound true (nothing after the new origin changes); a
+    // bounded one gains free time at the end of its horizon, where a node that could never fit
+    // a shape may now fit it, so its bounds are rebuilt when next asked for.
+    if constexpr (bounded_availability<A>) bounds_.clear();
   }
 
   // Checks that the aggregate equals the sum over nodes everywhere, that every node has the
@@ -330,6 +427,15 @@ class slot_table {
             leasehold::detail::describe("slot_table: aggregate free ", aggregate_.free_at(t),
                                         " at ", t, " differs from the sum over nodes ", sum));
     }
+    // Every cached bound is at most the node's earliest fit of its shape from the origin.
+    for (const bounds_type& bounds : bounds_)
+      for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        const time_type fit = class_fit(bounds, i);
+        if (bounds.bound(i) > fit)
+          throw invariant_violation(leasehold::detail::describe(
+              "slot_table: node ", i, " has the cached earliest-fit bound ", bounds.bound(i),
+              " for ", bounds.amount(), " x ", bounds.duration(), " but fits it from ", fit));
+      }
   }
 
  private:
@@ -425,6 +531,74 @@ class slot_table {
     }
   }
 
+  using bounds_type = detail::node_bounds<time_type, capacity_type>;
+
+  // The most request classes whose bounds are kept: each costs W bounds and a min-tree, is
+  // updated by every reserve and release of its nodes, and is built by one earliest_fit per
+  // node when first asked for.
+  static constexpr std::size_t max_bound_classes = 32;
+
+  // The node's earliest fit of the class shape from the origin, or bounds_type::never.
+  time_type class_fit(const bounds_type& bounds, std::size_t node) const {
+    const auto fit = nodes_[node].earliest_fit(
+        {bounds.amount(), bounds.duration(), {origin(), std::numeric_limits<time_type>::max()}});
+    return fit ? *fit : bounds_type::never;
+  }
+
+  // The bounds of r's class, built when first asked for (evicting the least recently used
+  // class when max_bound_classes are kept).
+  bounds_type& bounds_for(const request_type& r) const {
+    const capacity_type amount = detail::shape_class(r.per_node);
+    const time_type duration = detail::power_of_two_floor(r.duration);
+    ++bounds_clock_;
+    for (bounds_type& bounds : bounds_)
+      if (bounds.duration() == duration && bounds.amount() == amount) {
+        bounds.last_use = bounds_clock_;
+        return bounds;
+      }
+    bounds_type built(amount, duration, nodes_.size());
+    for (std::size_t i = 0; i < nodes_.size(); ++i) built.set(i, class_fit(built, i));
+    built.last_use = bounds_clock_;
+    if (bounds_.size() < max_bound_classes) {
+      bounds_.push_back(std::move(built));
+      return bounds_.back();
+    }
+    auto oldest = std::ranges::min_element(bounds_, {}, &bounds_type::last_use);
+    *oldest = std::move(built);
+    return *oldest;
+  }
+
+  // A booking can only make a node's fits later, so every bound stays true; a node whose
+  // booking overlaps its bound's first fit is marked for recomputation by the next search
+  // that reaches it.
+  void bounds_after_reserve(interval<time_type> span,
+                            std::span<const std::size_t> nodes) const noexcept {
+    for (bounds_type& bounds : bounds_)
+      for (std::size_t i : nodes) {
+        const time_type bound = bounds.bound(i);
+        if (bound == bounds_type::never || span.end <= bound) continue;
+        time_type bound_end{};
+        if (__builtin_add_overflow(bound, bounds.duration(), &bound_end) || span.begin < bound_end)
+          bounds.mark_stale(i);
+      }
+  }
+
+  // A release over [a, b) can make a node fit a shape of duration d at a start s only if
+  // [s, s + d) meets [a, b), so s > a - d: the bound drops to max(origin, a - d) at most.
+  void bounds_after_release(interval<time_type> span,
+                            std::span<const std::size_t> nodes) const noexcept {
+    for (bounds_type& bounds : bounds_) {
+      time_type lowest{};
+      if (__builtin_sub_overflow(span.begin, bounds.duration(), &lowest) || lowest < origin())
+        lowest = origin();
+      for (std::size_t i : nodes)
+        if (lowest < bounds.bound(i)) {
+          bounds.set(i, lowest);
+          bounds.mark_stale(i);
+        }
+    }
+  }
+
   static void swap_in(A& target, A& source) noexcept {
     static_assert(std::is_nothrow_swappable_v<A>,
                   "slot_table<A>: A needs a noexcept swap (or nothrow_rollback) for the strong "
@@ -436,6 +610,10 @@ class slot_table {
   capacity_type per_node_total_;
   A aggregate_;
   std::vector<A> nodes_;
+  // Per request class, a lower bound per node on its earliest fit (detail/node_bounds.hpp);
+  // a cache that earliest_fit fills and refreshes, hence mutable.
+  mutable std::vector<bounds_type> bounds_;
+  mutable std::uint64_t bounds_clock_ = 0;
 };
 
 }  // namespace leasehold::cluster

@@ -1,0 +1,157 @@
+#pragma once
+
+// The index behind cluster::slot_table's gang search: for one request shape (amount, duration),
+// a lower bound per node on the node's earliest fit of that shape from the table's origin, in
+// a min-tree over node ids.
+//
+// Why a lower bound is enough, and why it holds for many requests: a node's earliest fit
+// f(c, d, from) only grows when `from` grows (fewer starts to choose from), when c grows or
+// when d grows (each start needs more). So the earliest fit of the class shape (c_k <= c,
+// d_k <= d) from the origin bounds from below every per-node earliest fit the gang search asks
+// for a request of that class, whatever its window and ready times. The bound stays true when
+// capacity is booked (fits only get later) and when the origin advances on an unbounded
+// profile (nothing after the new origin changes); a release can make a node fit earlier, so
+// it lowers the bound (see slot_table::release). A bound that is too low is only looser, never
+// wrong: a node whose bound was raised by a booking is marked stale and recomputed when a
+// search reaches it.
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "leasehold/core/capacity.hpp"
+#include "leasehold/core/time.hpp"
+
+namespace leasehold::cluster::detail {
+
+// The class of a request: each amount component and the duration rounded down to a power of
+// two, so that requests of similar shape share one index (a rounded-down shape still bounds
+// the request's fits from below).
+template <std::integral V>
+[[nodiscard]] constexpr V power_of_two_floor(V v) noexcept {
+  if (v <= 0) return v;
+  return static_cast<V>(std::bit_floor(static_cast<std::make_unsigned_t<V>>(v)));
+}
+template <scalar_capacity C>
+[[nodiscard]] constexpr C shape_class(C amount) noexcept {
+  return power_of_two_floor(amount);
+}
+template <std::size_t N, class V>
+[[nodiscard]] constexpr resources<N, V> shape_class(resources<N, V> amount) noexcept {
+  for (auto& v : amount.values) v = power_of_two_floor(v);
+  return amount;
+}
+
+template <time_value T, capacity_value C>
+class node_bounds {
+ public:
+  // "Never": the node cannot fit the shape at all (a bounded profile's horizon is too short).
+  static constexpr T never = std::numeric_limits<T>::max();
+
+  node_bounds(C amount, T duration, std::size_t nodes)
+      : amount_(amount),
+        duration_(duration),
+        nodes_(nodes),
+        leaves_(std::bit_ceil(std::max<std::size_t>(nodes, 1))),
+        tree_(2 * leaves_, never),
+        stale_(nodes, 0) {}
+
+  [[nodiscard]] const C& amount() const noexcept { return amount_; }
+  [[nodiscard]] T duration() const noexcept { return duration_; }
+  [[nodiscard]] std::size_t node_count() const noexcept { return nodes_; }
+  [[nodiscard]] T bound(std::size_t node) const noexcept { return tree_[leaves_ + node]; }
+
+  // Sets a node's bound and the minima above it: O(log W).
+  void set(std::size_t node, T value) noexcept {
+    std::size_t at = leaves_ + node;
+    tree_[at] = value;
+    for (at /= 2; at > 0; at /= 2) tree_[at] = std::min(tree_[2 * at], tree_[2 * at + 1]);
+  }
+
+  [[nodiscard]] bool stale(std::size_t node) const noexcept { return stale_[node] != 0; }
+  void mark_stale(std::size_t node) noexcept { stale_[node] = 1; }
+  void clear_stale(std::size_t node) noexcept { stale_[node] = 0; }
+
+  // Calls visit(node) for every node whose bound is at most `limit`, in increasing id order,
+  // until visit returns false: O(k log(W / k)) for k nodes visited.
+  template <class Visit>
+  void for_each_at_most(T limit, Visit&& visit) const {
+    if (tree_[1] > limit) return;
+    std::vector<std::size_t> stack{1};
+    while (!stack.empty()) {
+      const std::size_t at = stack.back();
+      stack.pop_back();
+      if (at >= leaves_) {
+        if (!visit(at - leaves_)) return;
+        continue;
+      }
+      // Right first so that the left child comes off the stack first.
+      if (tree_[2 * at + 1] <= limit) stack.push_back(2 * at + 1);
+      if (tree_[2 * at] <= limit) stack.push_back(2 * at);
+    }
+  }
+
+  // Nodes in increasing order of their bound (ties in any order), as a best-first walk of
+  // the tree. The caller may raise the bound of the node it was just given (set) and push it
+  // back (push_node); entries of the walk whose minimum has since grown are re-queued.
+  class by_bound {
+   public:
+    explicit by_bound(const node_bounds& bounds) : bounds_(&bounds) {
+      if (bounds.tree_[1] != never) push(1);
+    }
+
+    // The next node and its bound, or false when every node left can never fit.
+    bool next(std::size_t& node, T& bound) {
+      while (!heap_.empty()) {
+        std::pop_heap(heap_.begin(), heap_.end(), std::greater<>{});
+        const auto [key, at] = heap_.back();
+        heap_.pop_back();
+        const T now = bounds_->tree_[at];
+        if (now == never) continue;
+        if (now > key) {
+          push(at);
+          continue;
+        }
+        if (at >= bounds_->leaves_) {
+          node = at - bounds_->leaves_;
+          bound = now;
+          return true;
+        }
+        if (bounds_->tree_[2 * at] != never) push(2 * at);
+        if (bounds_->tree_[2 * at + 1] != never) push(2 * at + 1);
+      }
+      return false;
+    }
+
+    void push_node(std::size_t node) {
+      if (bounds_->bound(node) != never) push(bounds_->leaves_ + node);
+    }
+
+   private:
+    void push(std::size_t at) {
+      heap_.emplace_back(bounds_->tree_[at], at);
+      std::push_heap(heap_.begin(), heap_.end(), std::greater<>{});
+    }
+
+    const node_bounds* bounds_;
+    std::vector<std::pair<T, std::size_t>> heap_;
+  };
+
+  std::uint64_t last_use = 0;  // for evicting the least recently used class
+
+ private:
+  C amount_;
+  T duration_;
+  std::size_t nodes_;
+  std::size_t leaves_;
+  std::vector<T> tree_;               // tree_[leaves_ + i]: node i; tree_[a]: min of its children
+  std::vector<unsigned char> stale_;  // 1: a booking may have raised the node's fit
+};
+
+}  // namespace leasehold::cluster::detail
