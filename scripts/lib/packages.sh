@@ -1,9 +1,12 @@
 # Sourced by the scripts in scripts/: installs the Debian packages leasehold needs when they
 # are missing, so that each script works on a fresh Debian machine.
 
-# scripts/demo builds one example: the compiler, Boost, CLI11 and the gzip readers only.
-leasehold_demo_packages=(cmake g++ make libboost-dev libcli11-dev libboost-iostreams-dev zlib1g-dev)
-leasehold_packages=(cmake g++ make libboost-dev doctest-dev libbenchmark-dev libcli11-dev)
+# scripts/demo builds one example: the compiler, Boost, nlohmann/json (the library target
+# needs it), CLI11 and the gzip readers only.
+leasehold_demo_packages=(cmake g++ make libboost-dev nlohmann-json3-dev libcli11-dev libboost-iostreams-dev
+                         zlib1g-dev)
+leasehold_packages=(cmake g++ make libboost-dev nlohmann-json3-dev doctest-dev libbenchmark-dev
+                    libcli11-dev)
 # The io layer's gzip readers (leasehold::iostreams): Boost.Iostreams' gzip filter over zlib.
 leasehold_packages+=(libboost-iostreams-dev zlib1g-dev)
 # The SVG figures are checked with a real XML parser and rendered in the tests.

@@ -1,5 +1,6 @@
 // io::json_reader / json_writer: exact numbers, escapes, and strict rejection of everything
-// RFC 8259 does not allow, each with the line and column of the problem.
+// RFC 8259 does not allow, each with the line and column of the problem (nlohmann/json's
+// parser) or the path of the value (duplicate members, nesting).
 
 #include <doctest/doctest.h>
 
@@ -61,20 +62,78 @@ TEST_CASE("json: strings round-trip with escapes and unicode") {
 }
 
 TEST_CASE("json: malformed documents are rejected with line and column") {
-  CHECK(error_of("") == "line 1, column 1: unexpected end of input, expected a value");
-  CHECK(error_of("[1, 2,]") == "line 1, column 7: expected a value, found ']'");
-  CHECK(error_of("{\n  \"a\": 01\n}") == "line 2, column 9: a number must not have leading zeros");
-  CHECK(error_of("{\"a\": 1, \"a\": 2}") == "line 1, column 10: duplicate member \"a\"");
-  CHECK(error_of("\"open") == "line 1, column 6: unterminated string");
-  CHECK(error_of("\"a\x01\"") == "line 1, column 3: control character in a string");
-  CHECK(error_of("[1] [2]") == "line 1, column 5: unexpected text after the document");
-  CHECK(error_of("NaN") == "line 1, column 1: expected a value, found 'N'");
-  CHECK(error_of("[1.]") == "line 1, column 4: expected digits after the decimal point");
-  CHECK(error_of("\"\\x\"") == "line 1, column 3: invalid escape \\'x'");
-  CHECK(error_of("\"\\ud800\"") == "line 1, column 8: unpaired high surrogate in \\u escape");
-  CHECK(error_of("{\"a\" 1}") == "line 1, column 6: expected ':', found '1'");
+  // The line and column of the first problem; the wording is nlohmann/json's.
+  CHECK(error_of("") ==
+        "line 1, column 1: syntax error while parsing value - unexpected end of input; expected "
+        "'[', '{', or a literal");
+  CHECK(error_of("[1, 2,]") ==
+        "line 1, column 7: syntax error while parsing value - unexpected ']'; expected '[', '{', "
+        "or a literal");
+  CHECK(error_of("{\n  \"a\": 01\n}") ==
+        "line 2, column 9: syntax error while parsing object - unexpected number literal; "
+        "expected '}'");
+  CHECK(error_of("\"open") ==
+        "line 1, column 6: syntax error while parsing value - invalid string: missing closing "
+        "quote; last read: '\"open'");
+  CHECK(error_of("\"a\x01\"")
+            .starts_with("line 1, column 3: syntax error while parsing value - "
+                         "invalid string: control character U+0001"));
+  CHECK(error_of("[1] [2]") ==
+        "line 1, column 5: syntax error while parsing value - unexpected '['; expected end of "
+        "input");
+  CHECK(error_of("NaN") ==
+        "line 1, column 1: syntax error while parsing value - invalid literal; last read: 'N'");
+  CHECK(
+      error_of("[1.]").starts_with("line 1, column 4: syntax error while parsing value - "
+                                   "invalid number; expected digit after '.'"));
+  CHECK(
+      error_of("\"\\x\"").starts_with("line 1, column 3: syntax error while parsing value - "
+                                      "invalid string: forbidden character after backslash"));
+  CHECK(error_of("\"\\ud800\"")
+            .starts_with("line 1, column 8: syntax error while parsing value - "
+                         "invalid string: surrogate U+D800..U+DBFF"));
+  CHECK(error_of("{\"a\" 1}") ==
+        "line 1, column 6: syntax error while parsing object separator - unexpected number "
+        "literal; expected ':'");
+  CHECK(error_of("[\"\xff\"]")
+            .starts_with("line 1, column 3: syntax error while parsing value "
+                         "- invalid string: ill-formed UTF-8 byte"));
+  // What nlohmann/json would accept, refused here by path: a member given twice (nlohmann
+  // keeps one silently), and nesting deeper than max_depth.
+  CHECK(error_of("{\"x\": {\"a\": 1, \"a\": 2}}") == "at $.x: duplicate member \"a\"");
+  std::string deep_path = "$";
+  for (int i = 0; i < 64; ++i) deep_path += "[0]";
   CHECK(error_of(std::string(100, '[') + std::string(100, ']')) ==
-        "line 1, column 66: nesting deeper than 64 levels");
+        "at " + deep_path + ": nesting deeper than 64 levels");
+}
+
+TEST_CASE("json: the writer refuses what JSON cannot hold and misuse") {
+  json_writer bad_utf8;
+  bad_utf8.begin_array().value(std::string("\xff")).end_array();
+  CHECK_THROWS_AS((void)bad_utf8.str(), leasehold::invalid_request);
+  json_writer nan;
+  nan.begin_array();
+  CHECK_THROWS_WITH_AS(nan.value(std::numeric_limits<double>::quiet_NaN()),
+                       "json_writer: cannot write a non-finite number", leasehold::invalid_request);
+  json_writer twice;
+  twice.begin_object().member("a", 1);
+  CHECK_THROWS_WITH_AS(twice.key("a"), "json_writer: member \"a\" written twice",
+                       leasehold::invariant_violation);
+  json_writer unclosed;
+  unclosed.begin_object();
+  CHECK_THROWS_AS((void)unclosed.str(), leasehold::invariant_violation);
+}
+
+TEST_CASE("json: documents of the earlier hand-written writer still read") {
+  // Its layout: arrays of scalars on one line with ", ", shortest doubles without ".0".
+  const json_value doc = json_reader::parse(
+      "{\n  \"format\": \"leasehold-checkpoint\",\n  \"nodes\": [0, 1, 2],\n  \"rate\": 2,\n"
+      "  \"nested\": {\"k\": [1.5, -3]}\n}");
+  CHECK(doc.at("nodes").as_array(3)[2].as_integer<int>() == 2);
+  CHECK(doc.at("rate").as_double() == 2.0);
+  CHECK(doc.at("nested").at("k").as_array(2)[0].as_double() == 1.5);
+  CHECK(doc.at("nested").at("k").path() == "$.nested.k");
+  CHECK(doc.at("nested").at("k").as_array(2)[1].path() == "$.nested.k[1]");
 }
 
 TEST_CASE("json: only_members rejects unknown members by path") {

@@ -1,14 +1,20 @@
 #pragma once
 
-// A small strict JSON (RFC 8259) reader and writer for leasehold's checkpoints. Strict: one
-// value per document, no trailing commas, no comments, no duplicate keys, no NaN, no leading
-// zeros, no control characters in strings, a nesting limit; anything else is a format_error
-// naming the line and column. Numbers keep their text, so an integer is converted exactly
-// (std::from_chars, with a range check against the type asked for) and a double round-trips
-// bit for bit (written with max_digits10 significant digits). Objects keep their key order.
-//
-// Why not a library: checkpoints need a few hundred lines of JSON, and leasehold stays
-// dependency-free beyond Boost (docs/reliability.md).
+// JSON (RFC 8259) for leasehold's checkpoints, read and written with nlohmann/json (Debian
+// nlohmann-json3-dev). This header adds what checkpoints need on top of it:
+//  - strictness: nlohmann's parser already refuses trailing commas, comments, NaN, leading
+//    zeros, control characters in strings, invalid UTF-8 and text after the document; here
+//    duplicate member names (nlohmann would keep one silently) and nesting deeper than
+//    max_depth are refused too. Syntax errors are a format_error naming the line and column;
+//    the others name the value by its path ("$.leases[3].state");
+//  - exact numbers: every number keeps its text (nlohmann's SAX interface hands over the text
+//    of floating-point numbers, and integers print back exactly), so an integer is converted
+//    with a range check against the type asked for, and a double written by json_writer
+//    (nlohmann's shortest round-trip form) reads back bit for bit;
+//  - typed access with paths: json_value's as_integer<I>, as_double, at, only_members, ...
+//    fail with a format_error naming the value, which is what the user of a corrupted
+//    checkpoint needs to read.
+// Objects keep their member order, read and written (nlohmann::ordered_json).
 
 #include <charconv>
 #include <cmath>
@@ -17,12 +23,16 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "leasehold/core/error.hpp"
 
@@ -160,27 +170,51 @@ class json_value {
   std::string path_ = "$";
 };
 
-// Parses one JSON document. Throws format_error with the line and column of the first problem.
+// Parses one JSON document with nlohmann/json's SAX parser, building json_values with their
+// paths. Throws format_error: with the line and column of a syntax error; naming the path of
+// a duplicate member or of a value nested deeper than max_depth.
 class json_reader {
  public:
   static constexpr std::size_t max_depth = 64;
 
   [[nodiscard]] static json_value parse(std::string_view text) {
     json_reader r(text);
-    r.skip_space();
-    json_value v = r.value("$", 0);
-    r.skip_space();
-    if (r.pos_ != r.text_.size()) r.fail("unexpected text after the document");
-    return v;
+    // strict: the document must be the whole text.
+    nlohmann::ordered_json::sax_parse(text.begin(), text.end(), &r,
+                                      nlohmann::ordered_json::input_format_t::json, true);
+    return std::move(r.root_);
   }
 
- private:
-  explicit json_reader(std::string_view text) : text_(text) {}
-
-  [[noreturn]] void fail(const std::string& what) const {
+  // nlohmann's SAX events (nlohmann::json_sax). Each returns true to go on; problems throw.
+  using json = nlohmann::ordered_json;
+  bool null() { return add(json_value{}); }
+  bool boolean(bool b) { return add(leaf(b)); }
+  bool number_integer(json::number_integer_t i) { return add(number(std::to_string(i))); }
+  bool number_unsigned(json::number_unsigned_t u) { return add(number(std::to_string(u))); }
+  bool number_float(json::number_float_t, const json::string_t& text) { return add(number(text)); }
+  bool string(json::string_t& s) { return add(leaf(std::move(s))); }
+  bool binary(json::binary_t&) { return add(json_value{}); }  // not produced by JSON text
+  bool start_object(std::size_t) { return open(json_value::object_type{}); }
+  bool end_object() { return close(); }
+  bool start_array(std::size_t) { return open(json_value::array_type{}); }
+  bool end_array() { return close(); }
+  bool key(json::string_t& name) {
+    const json_value& object = *open_.back();
+    for (const json_value::member& m : std::get<json_value::object_type>(object.data_))
+      if (m.first == name) object.fail("duplicate member \"" + name + "\"");
+    key_ = std::move(name);
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) {
+    // nlohmann's message reads "[json.exception.parse_error.101] parse error at line 1,
+    // column 7: syntax error while parsing value - unexpected ']'; ..."; the position is
+    // recomputed here from the byte offset, and the rest kept.
+    std::string what = e.what();
+    if (const auto colon = what.find(": "); colon != std::string::npos) what.erase(0, colon + 2);
     std::size_t line = 1;
     std::size_t column = 1;
-    for (std::size_t i = 0; i < pos_ && i < text_.size(); ++i) {
+    const std::size_t end = position == 0 ? 0 : std::min(position - 1, text_.size());
+    for (std::size_t i = 0; i < end; ++i) {
       if (text_[i] == '\n') {
         ++line;
         column = 1;
@@ -191,293 +225,109 @@ class json_reader {
     throw format_error(line, column, what);
   }
 
-  [[nodiscard]] bool at_end() const noexcept { return pos_ >= text_.size(); }
-  [[nodiscard]] char peek() const noexcept { return at_end() ? '\0' : text_[pos_]; }
+ private:
+  explicit json_reader(std::string_view text) : text_(text) {}
 
-  void skip_space() noexcept {
-    while (!at_end() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' ||
-                         text_[pos_] == '\r'))
-      ++pos_;
+  template <class V>
+  static json_value leaf(V v) {
+    json_value value;
+    value.data_ = std::move(v);
+    return value;
+  }
+  static json_value number(std::string text) {
+    return leaf(json_value::number_text{std::move(text)});
   }
 
-  void expect_char(char c) {
-    if (at_end()) fail(std::string("unexpected end of input, expected '") + c + "'");
-    if (text_[pos_] != c) fail(std::string("expected '") + c + "', found " + describe_here());
-    ++pos_;
-  }
-
-  [[nodiscard]] std::string describe_here() const {
-    if (at_end()) return "the end of input";
-    const unsigned char c = static_cast<unsigned char>(text_[pos_]);
-    if (c < 0x20 || c >= 0x7f) return "byte " + std::to_string(static_cast<int>(c));
-    return std::string("'") + text_[pos_] + "'";
-  }
-
-  json_value value(std::string path, std::size_t depth) {
-    if (depth > max_depth) fail("nesting deeper than " + std::to_string(max_depth) + " levels");
-    json_value v;
-    v.path_ = std::move(path);
-    if (at_end()) fail("unexpected end of input, expected a value");
-    switch (peek()) {
-      case '{':
-        v.data_ = object(v.path_, depth);
-        break;
-      case '[':
-        v.data_ = array(v.path_, depth);
-        break;
-      case '"':
-        v.data_ = string();
-        break;
-      case 't':
-        literal("true");
-        v.data_ = true;
-        break;
-      case 'f':
-        literal("false");
-        v.data_ = false;
-        break;
-      case 'n':
-        literal("null");
-        break;
-      default:
-        if (peek() == '-' || (peek() >= '0' && peek() <= '9')) {
-          v.data_ = json_value::number_text{number()};
-          break;
-        }
-        fail("expected a value, found " + describe_here());
+  // Places `v` in the open array or object (or as the document), naming its path; returns
+  // where it now lives.
+  json_value* place(json_value v) {
+    if (open_.empty()) {
+      root_ = std::move(v);
+      return &root_;
     }
-    return v;
-  }
-
-  void literal(std::string_view word) {
-    if (text_.substr(pos_, word.size()) != word) fail("expected a value, found " + describe_here());
-    pos_ += word.size();
-  }
-
-  std::string number() {
-    const std::size_t begin = pos_;
-    auto digits = [this] {
-      const std::size_t from = pos_;
-      while (!at_end() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
-      return pos_ - from;
-    };
-    if (peek() == '-') ++pos_;
-    if (peek() == '0') {
-      ++pos_;
-      if (peek() >= '0' && peek() <= '9') fail("a number must not have leading zeros");
-    } else if (digits() == 0) {
-      fail("expected digits, found " + describe_here());
+    json_value& parent = *open_.back();
+    if (auto* array = std::get_if<json_value::array_type>(&parent.data_)) {
+      v.path_ = parent.path_ + '[' + std::to_string(array->size()) + ']';
+      array->push_back(std::move(v));
+      return &array->back();
     }
-    if (peek() == '.') {
-      ++pos_;
-      if (digits() == 0) fail("expected digits after the decimal point");
-    }
-    if (peek() == 'e' || peek() == 'E') {
-      ++pos_;
-      if (peek() == '+' || peek() == '-') ++pos_;
-      if (digits() == 0) fail("expected digits in the exponent");
-    }
-    return std::string(text_.substr(begin, pos_ - begin));
+    auto& object = std::get<json_value::object_type>(parent.data_);
+    v.path_ = parent.path_ + '.' + key_;
+    object.emplace_back(std::move(key_), std::move(v));
+    return &object.back().second;
   }
-
-  unsigned hex4() {
-    unsigned code = 0;
-    for (int i = 0; i < 4; ++i) {
-      const char c = peek();
-      unsigned digit = 0;
-      if (c >= '0' && c <= '9')
-        digit = static_cast<unsigned>(c - '0');
-      else if (c >= 'a' && c <= 'f')
-        digit = static_cast<unsigned>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F')
-        digit = static_cast<unsigned>(c - 'A' + 10);
-      else
-        fail("expected four hex digits after \\u, found " + describe_here());
-      code = code * 16 + digit;
-      ++pos_;
-    }
-    return code;
+  bool add(json_value v) {
+    (void)place(std::move(v));
+    return true;
   }
-
-  static void append_utf8(std::string& out, unsigned code) {
-    if (code < 0x80) {
-      out += static_cast<char>(code);
-    } else if (code < 0x800) {
-      out += static_cast<char>(0xc0 | (code >> 6));
-      out += static_cast<char>(0x80 | (code & 0x3f));
-    } else if (code < 0x10000) {
-      out += static_cast<char>(0xe0 | (code >> 12));
-      out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
-      out += static_cast<char>(0x80 | (code & 0x3f));
-    } else {
-      out += static_cast<char>(0xf0 | (code >> 18));
-      out += static_cast<char>(0x80 | ((code >> 12) & 0x3f));
-      out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
-      out += static_cast<char>(0x80 | (code & 0x3f));
-    }
+  template <class Container>
+  bool open(Container c) {
+    json_value* v = place(leaf(std::move(c)));
+    // Checked here, with the path, since nlohmann sets no limit of its own.
+    if (open_.size() >= max_depth)
+      v->fail("nesting deeper than " + std::to_string(max_depth) + " levels");
+    open_.push_back(v);  // stable: its parent grows again only once it is closed
+    return true;
   }
-
-  std::string string() {
-    expect_char('"');
-    std::string out;
-    while (true) {
-      if (at_end()) fail("unterminated string");
-      const char c = text_[pos_];
-      if (c == '"') {
-        ++pos_;
-        return out;
-      }
-      if (static_cast<unsigned char>(c) < 0x20) fail("control character in a string");
-      if (c != '\\') {
-        out += c;
-        ++pos_;
-        continue;
-      }
-      ++pos_;
-      if (at_end()) fail("unterminated escape in a string");
-      const char e = text_[pos_++];
-      switch (e) {
-        case '"':
-        case '\\':
-        case '/':
-          out += e;
-          break;
-        case 'b':
-          out += '\b';
-          break;
-        case 'f':
-          out += '\f';
-          break;
-        case 'n':
-          out += '\n';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'u': {
-          unsigned code = hex4();
-          if (code >= 0xdc00 && code <= 0xdfff) fail("unpaired low surrogate in \\u escape");
-          if (code >= 0xd800 && code <= 0xdbff) {
-            if (text_.substr(pos_, 2) != "\\u") fail("unpaired high surrogate in \\u escape");
-            pos_ += 2;
-            const unsigned low = hex4();
-            if (low < 0xdc00 || low > 0xdfff) fail("unpaired high surrogate in \\u escape");
-            code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
-          }
-          append_utf8(out, code);
-          break;
-        }
-        default:
-          --pos_;
-          fail("invalid escape \\" + describe_here());
-      }
-    }
-  }
-
-  // `open` item (',' item)* `close`, or `open` `close`: the grammar arrays and objects share
-  // (RFC 8259 §4-5); item() reads one element or member at the current position.
-  template <class Item>
-  void sequence(char open, char close, Item item) {
-    expect_char(open);
-    skip_space();
-    if (peek() == close) {
-      ++pos_;
-      return;
-    }
-    while (true) {
-      skip_space();
-      item();
-      skip_space();
-      if (peek() != ',') break;
-      ++pos_;
-    }
-    expect_char(close);
-  }
-
-  std::vector<json_value> array(const std::string& path, std::size_t depth) {
-    std::vector<json_value> items;
-    sequence('[', ']', [&] {
-      items.push_back(value(path + '[' + std::to_string(items.size()) + ']', depth + 1));
-    });
-    return items;
-  }
-
-  std::vector<json_value::member> object(const std::string& path, std::size_t depth) {
-    std::vector<json_value::member> members;
-    sequence('{', '}', [&] {
-      if (peek() != '"') fail("expected a member name, found " + describe_here());
-      const std::size_t key_at = pos_;
-      std::string key = string();
-      for (const auto& m : members)
-        if (m.first == key) {
-          pos_ = key_at;
-          fail("duplicate member \"" + key + "\"");
-        }
-      skip_space();
-      expect_char(':');
-      skip_space();
-      json_value v = value(path + '.' + key, depth + 1);
-      members.emplace_back(std::move(key), std::move(v));
-    });
-    return members;
+  bool close() {
+    open_.pop_back();
+    return true;
   }
 
   std::string_view text_;
-  std::size_t pos_ = 0;
+  json_value root_;
+  std::vector<json_value*> open_;
+  std::string key_;
 };
 
-// Writes JSON text into a string: one call per token, commas and indentation handled here.
-// Arrays of scalars stay on one line; everything else gets one member or element per line.
+// Writes a JSON document: one call per token, as a stream would take them, building an
+// nlohmann::ordered_json. str() lays it out as leasehold's checkpoints always were (two-space
+// indentation, one member or element per line, an array of scalars on one line: "[100, 4]"),
+// so that checkpoints stay readable and diffable and keep their earlier text; every scalar
+// is printed by nlohmann (escapes; doubles in the shortest form that reads back the same). Misuse
+// (a value without a key inside an object, a member written twice, a close that does not match) is
+// an invariant_violation; a string that is not valid UTF-8, or a non-finite double, an
+// invalid_request: JSON cannot hold either faithfully.
 class json_writer {
  public:
-  json_writer& begin_object() { return open('{'); }
-  json_writer& end_object() { return close('}'); }
-  json_writer& begin_array(bool compact = false) { return open('[', compact); }
-  json_writer& end_array() { return close(']'); }
+  using json = nlohmann::ordered_json;
+
+  json_writer& begin_object() { return open(json::object()); }
+  json_writer& end_object() { return close(json::value_t::object); }
+  // `compact` is accepted for compatibility: the layout now follows from the content (an
+  // array of scalars is written on one line).
+  json_writer& begin_array(bool compact = false) {
+    (void)compact;
+    return open(json::array());
+  }
+  json_writer& end_array() { return close(json::value_t::array); }
 
   // The next value is the member `name` of the enclosing object.
   json_writer& key(std::string_view name) {
-    separate();
-    quote(name);
-    out_ += compact_depth_ > 0 ? ":" : ": ";
-    after_key_ = true;
+    if (open_.empty() || !open_.back()->is_object() || key_)
+      throw invariant_violation("json_writer: key \"" + std::string(name) +
+                                "\" outside an object or after another key");
+    if (open_.back()->contains(name))
+      throw invariant_violation("json_writer: member \"" + std::string(name) + "\" written twice");
+    key_ = std::string(name);
     return *this;
   }
 
-  json_writer& value(std::string_view s) {
-    separate();
-    quote(s);
-    return *this;
-  }
+  json_writer& value(std::string_view s) { return put(std::string(s)); }
   json_writer& value(const char* s) { return value(std::string_view(s)); }
   json_writer& value(const std::string& s) { return value(std::string_view(s)); }
-  json_writer& value(bool b) {
-    separate();
-    out_ += b ? "true" : "false";
-    return *this;
-  }
-  json_writer& null() {
-    separate();
-    out_ += "null";
-    return *this;
-  }
+  json_writer& value(bool b) { return put(b); }
+  json_writer& null() { return put(nullptr); }
   template <std::integral I>
   requires(!std::same_as<I, bool>) json_writer& value(I i) {
-    separate();
-    out_ += std::to_string(i);
-    return *this;
+    if constexpr (std::is_signed_v<I>)
+      return put(static_cast<std::int64_t>(i));
+    else
+      return put(static_cast<std::uint64_t>(i));
   }
-  // Shortest text that reads back as the same double (std::to_chars round-trip guarantee).
   json_writer& value(double d) {
     if (!std::isfinite(d)) throw invalid_request("json_writer: cannot write a non-finite number");
-    separate();
-    char buffer[64];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, d);
-    out_.append(buffer, result.ptr);
-    return *this;
+    return put(d);
   }
 
   // key(name).value(v) in one call.
@@ -487,81 +337,110 @@ class json_writer {
     return value(v);
   }
 
-  [[nodiscard]] const std::string& str() const noexcept { return out_; }
-  [[nodiscard]] std::string take() { return std::move(out_); }
+  // The document's text. Throws invalid_request if a string is not valid UTF-8.
+  [[nodiscard]] std::string str() const {
+    if (!open_.empty() || !started_)
+      throw invariant_violation("json_writer: the document is not complete");
+    try {
+      std::string out;
+      print(root_, 0, out);
+      return out;
+    } catch (const json::type_error& e) {
+      throw invalid_request(std::string("json_writer: a string is not valid UTF-8 (") + e.what() +
+                            ")");
+    }
+  }
+  [[nodiscard]] std::string take() {
+    std::string text = str();
+    *this = json_writer{};
+    return text;
+  }
 
  private:
-  json_writer& open(char c, bool compact = false) {
-    separate();
-    out_ += c;
-    first_ = true;
-    ++depth_;
-    if (compact || compact_depth_ > 0) ++compact_depth_;
-    return *this;
+  // An array of scalars is written on one line.
+  static bool one_line(const json& v) {
+    for (const json& element : v)
+      if (element.is_structured()) return false;
+    return true;
   }
-
-  json_writer& close(char c) {
-    --depth_;
-    if (compact_depth_ == 0 && !first_) newline();
-    if (compact_depth_ > 0) --compact_depth_;
-    out_ += c;
-    first_ = false;
-    return *this;
+  static void newline(std::size_t depth, std::string& out) {
+    out += '\n';
+    out.append(2 * depth, ' ');
   }
-
-  void separate() {
-    if (after_key_) {
-      after_key_ = false;
-      return;
-    }
-    if (!first_) out_ += compact_depth_ > 0 ? ", " : ",";
-    if (depth_ > 0 && compact_depth_ == 0) newline();
-    first_ = false;
-  }
-
-  void newline() {
-    out_ += '\n';
-    out_.append(2 * depth_, ' ');
-  }
-
-  void quote(std::string_view s) {
-    out_ += '"';
-    for (const char c : s) {
-      switch (c) {
-        case '"':
-          out_ += "\\\"";
-          break;
-        case '\\':
-          out_ += "\\\\";
-          break;
-        case '\n':
-          out_ += "\\n";
-          break;
-        case '\r':
-          out_ += "\\r";
-          break;
-        case '\t':
-          out_ += "\\t";
-          break;
-        default:
-          if (static_cast<unsigned char>(c) < 0x20) {
-            static constexpr char hex[] = "0123456789abcdef";
-            out_ += "\\u00";
-            out_ += hex[(static_cast<unsigned char>(c) >> 4) & 0xf];
-            out_ += hex[static_cast<unsigned char>(c) & 0xf];
-          } else {
-            out_ += c;
-          }
+  static void print(const json& v, std::size_t depth, std::string& out) {
+    if (v.is_object()) {
+      out += '{';
+      bool first = true;
+      for (const auto& [name, member] : v.items()) {
+        if (!first) out += ',';
+        first = false;
+        newline(depth + 1, out);
+        out += json(name).dump();
+        out += ": ";
+        print(member, depth + 1, out);
       }
+      if (!first) newline(depth, out);
+      out += '}';
+    } else if (v.is_array() && one_line(v)) {
+      out += '[';
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i > 0) out += ", ";
+        print(v[i], depth, out);
+      }
+      out += ']';
+    } else if (v.is_array()) {
+      out += '[';
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i > 0) out += ',';
+        newline(depth + 1, out);
+        print(v[i], depth + 1, out);
+      }
+      if (!v.empty()) newline(depth, out);
+      out += ']';
+    } else {
+      out += v.dump();
     }
-    out_ += '"';
   }
 
-  std::string out_;
-  std::size_t depth_ = 0;
-  std::size_t compact_depth_ = 0;
-  bool first_ = true;
-  bool after_key_ = false;
+  // Where the next value goes: the document, the open array, or the open object's key.
+  json* slot() {
+    if (open_.empty()) {
+      if (started_) throw invariant_violation("json_writer: a second document");
+      started_ = true;
+      return &root_;
+    }
+    json& parent = *open_.back();
+    if (parent.is_array()) {
+      parent.push_back(nullptr);
+      return &parent.back();
+    }
+    if (!key_) throw invariant_violation("json_writer: a value in an object without a key");
+    json* member = &parent[*key_];
+    key_.reset();
+    return member;
+  }
+  template <class V>
+  json_writer& put(V&& v) {
+    *slot() = std::forward<V>(v);
+    return *this;
+  }
+  json_writer& open(json container) {
+    json* v = slot();
+    *v = std::move(container);
+    open_.push_back(v);  // stable: its parent grows again only once it is closed
+    return *this;
+  }
+  json_writer& close(json::value_t type) {
+    if (open_.empty() || open_.back()->type() != type || key_)
+      throw invariant_violation("json_writer: a close that matches no open array or object");
+    open_.pop_back();
+    return *this;
+  }
+
+  json root_;
+  std::vector<json*> open_;
+  std::optional<std::string> key_;
+  bool started_ = false;
 };
 
 }  // namespace leasehold::io
