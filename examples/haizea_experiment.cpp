@@ -13,6 +13,7 @@
 //
 // Usage: haizea_experiment [--all] [--generated] [--jobs N] [--csv FILE] [--seed N]
 //                          [--days D] [--configs NAME,NAME...] [--no-timing]
+//                          [--piggyback join_multicast|same_node]
 //                          [--shard I/N [--shard-dir DIR] | --merge DIR]
 //   --all        run all 72 workloads (with a progress bar on a terminal), not just three
 //   --generated  ignore ../shared and generate the workloads (without it, a missing
@@ -24,6 +25,9 @@
 //   --days D     only the first D days of the trace (best-effort submissions and AR starts):
 //                a quick smoke run; the baseline is then that shorter run's
 //   --configs    only these configurations (comma-separated names)
+//   --piggyback  join_multicast (default; §3.2 and Haizea): a best-effort lease's nodes join a
+//                multicast of its image not yet started; same_node: only a transfer already
+//                bound for that node (the figures before the option)
 //   --shard I/N  run only the runs whose index is I modulo N (run 0 is the no-AR baseline)
 //                and write their raw results to --shard-dir/shard-I-of-N.txt; in a Slurm job
 //                array, taken from SLURM_ARRAY_TASK_ID/_MIN/_COUNT (docs/sweeps.md)
@@ -181,10 +185,12 @@ node_table paper_table_of_nodes() {
   return node_table(cluster_nodes, lease::node_resources{1, 1024, 20 * 1024, 10});
 }
 
-// How a run is set up beyond its configuration: Haizea's own choices (--haizea-choices) and
-// whether per-lease rows are kept (--leases).
+// How a run is set up beyond its configuration: Haizea's own choices (--haizea-choices), how
+// best-effort leases share image multicasts (--piggyback) and whether per-lease rows are kept
+// (--leases).
 struct run_options {
   bool haizea_choices = false;
+  staging::piggybacking piggyback = staging::piggybacking::join_multicast;
   bool keep_leases = false;
   std::string workload;  // the label of the per-lease rows
 };
@@ -215,6 +221,7 @@ void simulate(const std::vector<lease::lease_terms<T>>& best_effort,
   lh::workload::assign_images(all, assignment, seed);
   staging::staging_config sc = *c.staged;
   sc.bandwidth_mb_s = c.config.network_mb_s;
+  sc.piggyback = o.piggyback;
   staging::image_staging<> images(cluster_nodes, sc);
   for (std::size_t i = 0; i < lh::workload::image_weights(assignment).size(); ++i)
     images.add_image({assignment.prefix + std::to_string(i), assignment.size_mb});
@@ -259,6 +266,11 @@ const std::map<std::string, lh::workload::cancelled_policy> cancelled_policies{
     {"run_requested_time", lh::workload::cancelled_policy::run_requested_time},
     {"skip", lh::workload::cancelled_policy::skip}};
 
+// --piggyback: the names of staging::piggybacking.
+const std::map<std::string, staging::piggybacking> piggyback_modes{
+    {"join_multicast", staging::piggybacking::join_multicast},
+    {"same_node", staging::piggybacking::same_node}};
+
 // What chooses a sweep's runs and their inputs. A shard file records it, so that the merge
 // step rebuilds the same list of runs and refuses shards of different sweeps.
 struct sweep {
@@ -269,7 +281,10 @@ struct sweep {
   std::vector<std::string> configs;            // empty: all
   bool haizea_choices = false;                 // scheduler_config::with_haizea_choices()
   std::string cancelled = "queue_until_wait";  // SWF status-5 jobs (workload::cancelled_policy)
-  std::vector<int> rhos;                       // Table 1's AR shares to run; empty: 10, 20, 30
+  // Best-effort leases joining image multicasts not yet started (staging::piggybacking):
+  // §3.2's "piggybacking on a scheduled multicast", Haizea's avoid-redundant-transfers.
+  std::string piggyback = "join_multicast";
+  std::vector<int> rhos;  // Table 1's AR shares to run; empty: 10, 20, 30
 
   [[nodiscard]] std::string configs_text() const {
     std::string text;
@@ -324,7 +339,10 @@ void print_best_effort(const sweep& s, const best_effort_summary& b) {
                     ? " cancelled while waiting: held in the queue until submit + wait, never "
                       "started"
                     : " withdrawn if not started by submit + wait")
-            << (s.haizea_choices ? "; Haizea's own choices on" : "") << '\n';
+            << (s.haizea_choices ? "; Haizea's own choices on" : "")
+            << (s.piggyback == "same_node" ? "; best-effort leases join no other lease's multicast"
+                                           : "")
+            << '\n';
 }
 
 // A shard's file: its raw per-run results, every number exact (integers, doubles in
@@ -341,8 +359,8 @@ std::string shard_text(const sweep& s, const examples::shard& sh, const best_eff
   std::ostringstream out;
   out << shard_magic << "\nshard " << sh.index << ' ' << sh.count << "\nsweep " << s.all << ' '
       << s.generated << ' ' << s.seed << ' ' << s.days << ' ' << s.configs_text() << ' '
-      << s.haizea_choices << ' ' << s.cancelled << ' ' << tasks.size() << "\nbest_effort "
-      << b.leases << ' ' << b.withdrawable << '\n';
+      << s.haizea_choices << ' ' << s.cancelled << ' ' << s.piggyback << ' ' << tasks.size()
+      << "\nbest_effort " << b.leases << ' ' << b.withdrawable << '\n';
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     if (!sh.owns(i)) continue;
     const auto& r = results[i];
@@ -403,11 +421,13 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
     sweep here;
     std::size_t runs = 0;
     if (!(fields >> word >> here.all >> here.generated >> here.seed >> here.days >> configs >>
-          here.haizea_choices >> here.cancelled >> runs) ||
+          here.haizea_choices >> here.cancelled >> here.piggyback >> runs) ||
         word != "sweep")
       return fail("malformed sweep line '" + line + "'");
     if (!cancelled_policies.contains(here.cancelled))
       return fail("unknown cancelled-job policy '" + here.cancelled + "'");
+    if (!piggyback_modes.contains(here.piggyback))
+      return fail("unknown piggybacking '" + here.piggyback + "'");
     if (configs != "-") {
       std::istringstream names(configs);
       for (std::string name; std::getline(names, name, ',');) here.configs.push_back(name);
@@ -418,7 +438,7 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
     } else if (here.all != s.all || here.generated != s.generated || here.seed != s.seed ||
                here.days != s.days || here.configs != s.configs ||
                here.haizea_choices != s.haizea_choices || here.cancelled != s.cancelled ||
-               runs != expected_runs) {
+               here.piggyback != s.piggyback || runs != expected_runs) {
       return fail("a different sweep than the first shard's ('" + line + "')");
     }
   }
@@ -681,6 +701,13 @@ int main(int argc, char** argv) {
                      "held until submit + wait, never started), withdraw_at_wait, "
                      "run_requested_time or skip")
           ->check(CLI::IsMember(cancelled_policies));
+  auto* piggyback_opt =
+      app.add_option("--piggyback", s.piggyback,
+                     "image transfers for best-effort leases (VM-MULT, VM-REUSE-*): "
+                     "join_multicast (§3.2, as Haizea: a lease's nodes join a multicast of its "
+                     "image not yet started) or same_node (only a transfer already bound for "
+                     "the node; the figures before this option)")
+          ->check(CLI::IsMember(piggyback_modes));
   auto* rho_opt =
       app.add_option("--rho", s.rhos,
                      "only these columns of Table 1, by AR share in % (comma-separated; "
@@ -711,6 +738,7 @@ int main(int argc, char** argv) {
       ->excludes(configs_opt)
       ->excludes(haizea_opt)
       ->excludes(cancelled_opt)
+      ->excludes(piggyback_opt)
       ->excludes(leases_opt)
       ->excludes(rho_opt);
   leases_opt->excludes(shard_opt);
@@ -883,7 +911,7 @@ int main(int argc, char** argv) {
       const task& t = tasks[i];
       const auto started = std::chrono::steady_clock::now();
       outcome& r = results[i];
-      run_options o{s.haizea_choices, !leases_path.empty(),
+      run_options o{s.haizea_choices, piggyback_modes.at(s.piggyback), !leases_path.empty(),
                     t.workload == workloads.size() ? "no-AR" : workloads[t.workload].file()};
       if (t.workload == workloads.size())
         simulate(best_effort, {}, configs[t.config], s.seed, o, r);
