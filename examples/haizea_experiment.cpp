@@ -13,7 +13,7 @@
 //
 // Usage: haizea_experiment [--all] [--generated] [--jobs N] [--csv FILE] [--seed N]
 //                          [--days D] [--configs NAME,NAME...] [--no-timing]
-//                          [--piggyback join_multicast|same_node]
+//                          [--piggyback join_multicast|same_node] [--image-mb-s R]
 //                          [--shard I/N [--shard-dir DIR] | --merge DIR]
 //   --all        run all 72 workloads (with a progress bar on a terminal), not just three
 //   --generated  ignore ../shared and generate the workloads (without it, a missing
@@ -28,6 +28,7 @@
 //   --piggyback  join_multicast (default; §3.2 and Haizea): a best-effort lease's nodes join a
 //                multicast of its image not yet started; same_node: only a transfer already
 //                bound for that node (the figures before the option)
+//   --image-mb-s R  the repository link for images, MB/s (default the paper's 10)
 //   --shard I/N  run only the runs whose index is I modulo N (run 0 is the no-AR baseline)
 //                and write their raw results to --shard-dir/shard-I-of-N.txt; in a Slurm job
 //                array, taken from SLURM_ARRAY_TASK_ID/_MIN/_COUNT (docs/sweeps.md)
@@ -191,6 +192,7 @@ node_table paper_table_of_nodes() {
 struct run_options {
   bool haizea_choices = false;
   staging::piggybacking piggyback = staging::piggybacking::join_multicast;
+  double image_mb_s = 10.0;  // the repository link's bandwidth for images (§4.3: 10 MB/s)
   bool keep_leases = false;
   std::string workload;  // the label of the per-lease rows
 };
@@ -220,7 +222,7 @@ void simulate(const std::vector<lease::lease_terms<T>>& best_effort,
   const lh::workload::image_assignment assignment{.popularity = c.images, .size_mb = 4096};
   lh::workload::assign_images(all, assignment, seed);
   staging::staging_config sc = *c.staged;
-  sc.bandwidth_mb_s = c.config.network_mb_s;
+  sc.bandwidth_mb_s = o.image_mb_s;
   sc.piggyback = o.piggyback;
   staging::image_staging<> images(cluster_nodes, sc);
   for (std::size_t i = 0; i < lh::workload::image_weights(assignment).size(); ++i)
@@ -284,6 +286,9 @@ struct sweep {
   // Best-effort leases joining image multicasts not yet started (staging::piggybacking):
   // §3.2's "piggybacking on a scheduled multicast", Haizea's avoid-redundant-transfers.
   std::string piggyback = "join_multicast";
+  // The repository link for images, MB/s: the paper's 10 (§4.3); Haizea's configuration
+  // said 100 Mbit/s, which its code turned into 12.5 MB/s (docs/staging.md).
+  double image_mb_s = 10.0;
   std::vector<int> rhos;  // Table 1's AR shares to run; empty: 10, 20, 30
 
   [[nodiscard]] std::string configs_text() const {
@@ -342,6 +347,8 @@ void print_best_effort(const sweep& s, const best_effort_summary& b) {
             << (s.haizea_choices ? "; Haizea's own choices on" : "")
             << (s.piggyback == "same_node" ? "; best-effort leases join no other lease's multicast"
                                            : "")
+            << (s.image_mb_s != 10.0 ? "; images at " + std::to_string(s.image_mb_s) + " MB/s"
+                                     : std::string())
             << '\n';
 }
 
@@ -359,8 +366,9 @@ std::string shard_text(const sweep& s, const examples::shard& sh, const best_eff
   std::ostringstream out;
   out << shard_magic << "\nshard " << sh.index << ' ' << sh.count << "\nsweep " << s.all << ' '
       << s.generated << ' ' << s.seed << ' ' << s.days << ' ' << s.configs_text() << ' '
-      << s.haizea_choices << ' ' << s.cancelled << ' ' << s.piggyback << ' ' << tasks.size()
-      << "\nbest_effort " << b.leases << ' ' << b.withdrawable << '\n';
+      << s.haizea_choices << ' ' << s.cancelled << ' ' << s.piggyback << ' '
+      << examples::exact(s.image_mb_s) << ' ' << tasks.size() << "\nbest_effort " << b.leases << ' '
+      << b.withdrawable << '\n';
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     if (!sh.owns(i)) continue;
     const auto& r = results[i];
@@ -420,9 +428,10 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
     std::string configs;
     sweep here;
     std::size_t runs = 0;
+    std::string image_rate;
     if (!(fields >> word >> here.all >> here.generated >> here.seed >> here.days >> configs >>
-          here.haizea_choices >> here.cancelled >> here.piggyback >> runs) ||
-        word != "sweep")
+          here.haizea_choices >> here.cancelled >> here.piggyback >> image_rate >> runs) ||
+        word != "sweep" || !examples::read_exact(image_rate, here.image_mb_s))
       return fail("malformed sweep line '" + line + "'");
     if (!cancelled_policies.contains(here.cancelled))
       return fail("unknown cancelled-job policy '" + here.cancelled + "'");
@@ -438,7 +447,8 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
     } else if (here.all != s.all || here.generated != s.generated || here.seed != s.seed ||
                here.days != s.days || here.configs != s.configs ||
                here.haizea_choices != s.haizea_choices || here.cancelled != s.cancelled ||
-               here.piggyback != s.piggyback || runs != expected_runs) {
+               here.piggyback != s.piggyback || here.image_mb_s != s.image_mb_s ||
+               runs != expected_runs) {
       return fail("a different sweep than the first shard's ('" + line + "')");
     }
   }
@@ -708,6 +718,11 @@ int main(int argc, char** argv) {
                      "image not yet started) or same_node (only a transfer already bound for "
                      "the node; the figures before this option)")
           ->check(CLI::IsMember(piggyback_modes));
+  auto* image_rate_opt =
+      app.add_option("--image-mb-s", s.image_mb_s,
+                     "the repository link's bandwidth for image transfers, MB/s (the paper's 10; "
+                     "Haizea's configuration gave 12.5)")
+          ->check(examples::finite() & CLI::Range(1.0, 1e6));
   auto* rho_opt =
       app.add_option("--rho", s.rhos,
                      "only these columns of Table 1, by AR share in % (comma-separated; "
@@ -739,6 +754,7 @@ int main(int argc, char** argv) {
       ->excludes(haizea_opt)
       ->excludes(cancelled_opt)
       ->excludes(piggyback_opt)
+      ->excludes(image_rate_opt)
       ->excludes(leases_opt)
       ->excludes(rho_opt);
   leases_opt->excludes(shard_opt);
@@ -911,7 +927,8 @@ int main(int argc, char** argv) {
       const task& t = tasks[i];
       const auto started = std::chrono::steady_clock::now();
       outcome& r = results[i];
-      run_options o{s.haizea_choices, piggyback_modes.at(s.piggyback), !leases_path.empty(),
+      run_options o{s.haizea_choices, piggyback_modes.at(s.piggyback), s.image_mb_s,
+                    !leases_path.empty(),
                     t.workload == workloads.size() ? "no-AR" : workloads[t.workload].file()};
       if (t.workload == workloads.size())
         simulate(best_effort, {}, configs[t.config], s.seed, o, r);
