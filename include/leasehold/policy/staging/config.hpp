@@ -33,11 +33,12 @@ enum class deadline_placement { as_late_as_possible, as_early_as_possible };
 //    without reuse every lease's copy is its own, so never);
 //  - join_multicast: besides, any best-effort multicast of the same image that has not
 //    started takes the lease's other nodes as further destinations, at no link time: the
-//    lease can start on any nodes when it ends (the earliest-ending one). This is Haizea's
-//    avoid-redundant-transfers, on in the paper's runs of VM-MULT and VM-REUSE-* (its
-//    profiles vm+noreuseopt, vm+reuse1, vm+reuse2), with or without reuse. Advance
-//    reservations' deadline-driven transfers are not joined (they move until they start),
-//    nor are unicasts (a copy sent to one node reaches no other).
+//    lease can start on any nodes when it ends (the earliest-ending one). This is what
+//    Haizea's paper-era code does with its avoid-redundant-transfers option
+//    (scheduler.py, findEarliestStartingTimes: every node may ride on a best-effort
+//    transfer of the image not yet started), with or without reuse; docs/staging.md.
+//    Advance reservations' deadline-driven transfers are not joined (they move until they
+//    start), nor are unicasts (a copy sent to one node reaches no other).
 enum class piggybacking { same_node, join_multicast };
 
 inline std::ostream& operator<<(std::ostream& out, transfer_mechanism m) {
