@@ -200,6 +200,43 @@ TEST_CASE("image_staging: without reuse (VM-MULT) every lease gets its own trans
   CHECK(s.preparation_step().stats().cache_hits == 0);
 }
 
+TEST_CASE("image_staging: a lease planned again keeps its private copy (VM-MULT)") {
+  // Without reuse a lease's copy is its own. When the lease is unbooked before it begins
+  // (the queue planned again at an event, or slide-back re-planning) and booked again at the
+  // same instant, it adopts the copy that already arrived instead of fetching its image anew.
+  auto s = make_scheduler(staging_config::vm_mult(), 2);
+  // All at 0 on 2 nodes:
+  // BE 1 (2 nodes x 1000 s, B): transfer [0, 100), runs [100, 1100) on nodes 0 and 1.
+  // BE 2 (2 nodes x 50 s, A): the nodes are busy until 1100: the future reservation, its
+  //   multicast in the link's earliest slot [100, 200), booked [1100, 1150).
+  (void)s.submit(best_effort(1, 0, 2, 1000, "B"), 0);
+  (void)s.submit(best_effort(2, 0, 2, 50, "A"), 0);
+  CHECK(booked(s) == std::vector<std::pair<interval<T>, nodes>>{{{0, 100}, nodes{0, 1}},
+                                                                {{100, 200}, nodes{0, 1}}});
+  CHECK(s.lease(2).current->booked == interval<T>{1100, 1150});
+  // At 500 BE 3 (1 node x 10 s, C) arrives: the queue is planned again; BE 2 is unbooked and
+  // booked again at [1100, 1150), with the copies that arrived at 200 (no new transfer). BE 3
+  // cannot start before 1100 and the one reservation is BE 2's: it waits.
+  s.advance_to(500);
+  (void)s.submit(best_effort(3, 500, 1, 10, "C"), 500);
+  check(s);
+  CHECK(booked(s).empty());
+  CHECK(s.lease(2).current->booked == interval<T>{1100, 1150});
+  CHECK(s.preparation_step().cache(0).find("A@lease-2")->references == 1);
+  // At 1100 BE 1 ends and BE 2 begins; BE 3 is planned: node 0 is free at 1150, its transfer
+  // takes [1100, 1200), so it runs [1200, 1210) on node 0.
+  run_to_end(s);
+  CHECK(s.lease(2).history.at(0).span == interval<T>{1100, 1150});
+  CHECK(s.lease(3).history.at(0).span == interval<T>{1200, 1210});
+  CHECK(s.lease(3).history.at(0).nodes == nodes{0});
+  const auto stats = s.preparation_step().stats();
+  CHECK(stats.transfers == 3);     // B, A and C once each
+  CHECK(stats.cache_misses == 3);  // BE 1 on nodes 0 and 1, BE 3 on node 0
+  CHECK(stats.cache_hits == 2);    // BE 2 found its own copies on nodes 0 and 1
+  for (std::size_t node = 0; node < 2; ++node)
+    CHECK(s.preparation_step().cache(node).entries().empty());  // discarded at the ends
+}
+
 TEST_CASE("image_staging: a lease piggybacks on a transfer booked for another") {
   auto config = test_config();
   config.backfill = backfilling::conservative();  // every queued lease is planned at once

@@ -25,7 +25,9 @@
 //  - A transfer that has started cannot be taken back: if its lease is unscheduled, it runs
 //    to its end and its image lands in the cache (an orphan, evictable, and adopted by the
 //    same lease when it is planned again). It has started once the clock has passed its
-//    begin.
+//    begin. Likewise a private copy (no reuse) that has arrived for a lease unbooked before
+//    it began stays cached, unreferenced, for the same lease to adopt; it goes when the lease
+//    is booked on other nodes or has run, or when eviction needs the room.
 //
 // The policy never owns a clock: every call carries the scheduler's current time.
 
@@ -402,6 +404,8 @@ class image_staging {
     const std::string key = key_for(t);
     const std::int64_t size = t.image->size_mb;
     const bool deadline_driven = t.kind != lease::lease_kind::best_effort;
+    // Copies this lease left behind when it was unbooked, on nodes it no longer uses.
+    if (!config_.reuse) drop_orphans(key, nodes);
     const bool is_protected = deadline_driven || !t.preemptible;
 
     std::vector<std::size_t> reuse;
@@ -564,10 +568,15 @@ class image_staging {
           (void)detach(node, h.key);
           caches_[node].erase(h.key);
         }
-      } else if (!config_.reuse && caches_[node].find(h.key)->references == 0) {
+      } else if (!config_.reuse && caches_[node].find(h.key)->references == 0 && now > h.start) {
         caches_[node].erase(h.key);
       }
     }
+    // A private copy that arrived for a lease unbooked before it began is kept (unreferenced,
+    // evictable): the lease is normally booked again at this very instant (the queue planned
+    // again, or slide-back re-planning) and adopts it instead of fetching its image anew.
+    // Once the lease has run, its copies anywhere are dropped.
+    if (!config_.reuse && now > h.start) drop_orphans(h.key, {});
     holds_.erase(it);
   }
 
@@ -773,6 +782,18 @@ class image_staging {
       transfers_.erase(id);
     }
     return moved;
+  }
+
+  // Without reuse: erases `key` (one lease's private copy) wherever it is cached, unreferenced
+  // and no longer arriving, except on `keep`.
+  void drop_orphans(const std::string& key, std::span<const std::size_t> keep) {
+    for (std::size_t node = 0; node < caches_.size(); ++node) {
+      const auto* e = caches_[node].find(key);
+      if (e == nullptr || e->references != 0 || incoming_.contains({node, key}) ||
+          std::ranges::find(keep, node) != keep.end())
+        continue;
+      caches_[node].erase(key);
+    }
   }
 
   // Eviction took `key` off `node`: if it was still arriving, stop sending it there.
