@@ -237,6 +237,37 @@ TEST_CASE("image_staging: a lease planned again keeps its private copy (VM-MULT)
     CHECK(s.preparation_step().cache(node).entries().empty());  // discarded at the ends
 }
 
+TEST_CASE("image_staging: a private copy left behind on a node the lease leaves is dropped") {
+  auto s = make_scheduler(staging_config::vm_mult(), 2);
+  // All at 0 on 2 nodes:
+  // BE 1 (1 node x 1000 s, B): transfer [0, 100), runs [100, 1100) on node 0.
+  // BE 2 (1 node x 1000 s requested, 200 s real, C): transfer [100, 200), booked [200, 1200)
+  //   on node 1; it really ends at 400.
+  // BE 3 (1 node x 50 s, A): node 0 is free at 1100, node 1 at 1200: the future reservation
+  //   on node 0 at 1100, its transfer in the link's earliest slot [200, 300).
+  (void)s.submit(best_effort(1, 0, 1, 1000, "B"), 0);
+  auto be2 = best_effort(2, 0, 1, 1000, "C");
+  be2.real_duration = 200;
+  (void)s.submit(be2, 0);
+  (void)s.submit(best_effort(3, 0, 1, 50, "A"), 0);
+  CHECK(s.lease(3).current->booked == interval<T>{1100, 1150});
+  CHECK(s.lease(3).current->nodes == nodes{0});
+  // At 400 BE 2 ends early and the queue is planned again: BE 3's copy on node 0 (arrived at
+  // 300) makes node 0 ready now, but node 0 is busy until 1100; node 1 is free and a new
+  // transfer [400, 500) gets the image there: [500, 550) on node 1. The copy left on node 0
+  // is dropped.
+  s.advance_to(400);
+  check(s);
+  CHECK(s.lease(3).current->booked == interval<T>{500, 550});
+  CHECK(s.lease(3).current->nodes == nodes{1});
+  CHECK(s.preparation_step().cache(0).find("A@lease-3") == nullptr);
+  run_to_end(s);
+  CHECK(s.lease(3).history.at(0).span == interval<T>{500, 550});
+  CHECK(s.preparation_step().stats().transfers == 4);  // B, C, A to node 0, A to node 1
+  for (std::size_t node = 0; node < 2; ++node)
+    CHECK(s.preparation_step().cache(node).entries().empty());
+}
+
 TEST_CASE("image_staging: a lease piggybacks on a transfer booked for another") {
   auto config = test_config();
   config.backfill = backfilling::conservative();  // every queued lease is planned at once
