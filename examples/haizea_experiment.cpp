@@ -13,6 +13,7 @@
 //
 // Usage: haizea_experiment [--all] [--generated] [--jobs N] [--csv FILE] [--seed N]
 //                          [--days D] [--configs NAME,NAME...] [--no-timing]
+//                          [--piggyback join_multicast|same_node] [--image-mb-s R]
 //                          [--shard I/N [--shard-dir DIR] | --merge DIR]
 //   --all        run all 72 workloads (with a progress bar on a terminal), not just three
 //   --generated  ignore ../shared and generate the workloads (without it, a missing
@@ -24,6 +25,10 @@
 //   --days D     only the first D days of the trace (best-effort submissions and AR starts):
 //                a quick smoke run; the baseline is then that shorter run's
 //   --configs    only these configurations (comma-separated names)
+//   --piggyback  join_multicast (default; §3.2 and Haizea): a best-effort lease's nodes join a
+//                multicast of its image not yet started; same_node: only a transfer already
+//                bound for that node (the figures before the option)
+//   --image-mb-s R  the repository link for images, MB/s (default the paper's 10)
 //   --shard I/N  run only the runs whose index is I modulo N (run 0 is the no-AR baseline)
 //                and write their raw results to --shard-dir/shard-I-of-N.txt; in a Slurm job
 //                array, taken from SLURM_ARRAY_TASK_ID/_MIN/_COUNT (docs/sweeps.md)
@@ -188,7 +193,8 @@ node_table paper_table_of_nodes() {
 // --per-job: every lease of a run in Batsim's jobs.csv layout (io/batsim_jobs.hpp), then
 // the run's context, so that the rows of all runs can share one file.
 const lh::io::batsim_job_table per_job_table({"workload_name", "configuration", "seed", "days",
-                                              "cancelled", "haizea_choices", "leasehold_version"});
+                                              "cancelled", "haizea_choices", "piggyback",
+                                              "image_mb_s", "leasehold_version"});
 
 template <class Scheduler>
 std::vector<std::string> job_rows(const Scheduler& scheduler,
@@ -200,10 +206,13 @@ std::vector<std::string> job_rows(const Scheduler& scheduler,
   return rows;
 }
 
-// How a run is set up beyond its configuration: Haizea's own choices (--haizea-choices) and
-// whether per-lease rows are kept (--leases, --per-job).
+// How a run is set up beyond its configuration: Haizea's own choices (--haizea-choices), how
+// best-effort leases share image multicasts (--piggyback) and whether per-lease rows are kept
+// (--leases, --per-job).
 struct run_options {
   bool haizea_choices = false;
+  staging::piggybacking piggyback = staging::piggybacking::join_multicast;
+  double image_mb_s = 10.0;  // the repository link's bandwidth for images (§4.3: 10 MB/s)
   bool keep_leases = false;
   bool keep_jobs = false;
   std::string workload;              // the label of the per-lease rows
@@ -236,7 +245,8 @@ void simulate(const std::vector<lease::lease_terms<T>>& best_effort,
   const lh::workload::image_assignment assignment{.popularity = c.images, .size_mb = 4096};
   lh::workload::assign_images(all, assignment, seed);
   staging::staging_config sc = *c.staged;
-  sc.bandwidth_mb_s = c.config.network_mb_s;
+  sc.bandwidth_mb_s = o.image_mb_s;
+  sc.piggyback = o.piggyback;
   staging::image_staging<> images(cluster_nodes, sc);
   for (std::size_t i = 0; i < lh::workload::image_weights(assignment).size(); ++i)
     images.add_image({assignment.prefix + std::to_string(i), assignment.size_mb});
@@ -273,6 +283,11 @@ const std::map<std::string, lh::workload::cancelled_policy> cancelled_policies{
     {"run_requested_time", lh::workload::cancelled_policy::run_requested_time},
     {"skip", lh::workload::cancelled_policy::skip}};
 
+// --piggyback: the names of staging::piggybacking.
+const std::map<std::string, staging::piggybacking> piggyback_modes{
+    {"join_multicast", staging::piggybacking::join_multicast},
+    {"same_node", staging::piggybacking::same_node}};
+
 // What chooses a sweep's runs and their inputs. A shard file records it, so that the merge
 // step rebuilds the same list of runs and refuses shards of different sweeps.
 struct sweep {
@@ -283,7 +298,13 @@ struct sweep {
   std::vector<std::string> configs;            // empty: all
   bool haizea_choices = false;                 // scheduler_config::with_haizea_choices()
   std::string cancelled = "queue_until_wait";  // SWF status-5 jobs (workload::cancelled_policy)
-  std::vector<int> rhos;                       // Table 1's AR shares to run; empty: 10, 20, 30
+  // Best-effort leases joining image multicasts not yet started (staging::piggybacking):
+  // §3.2's "piggybacking on a scheduled multicast", Haizea's avoid-redundant-transfers.
+  std::string piggyback = "join_multicast";
+  // The repository link for images, MB/s: the paper's 10 (§4.3); Haizea's configuration
+  // said 100 Mbit/s, which its code turned into 12.5 MB/s (docs/staging.md).
+  double image_mb_s = 10.0;
+  std::vector<int> rhos;  // Table 1's AR shares to run; empty: 10, 20, 30
 
   [[nodiscard]] std::string configs_text() const {
     std::string text;
@@ -338,7 +359,12 @@ void print_best_effort(const sweep& s, const best_effort_summary& b) {
                     ? " cancelled while waiting: held in the queue until submit + wait, never "
                       "started"
                     : " withdrawn if not started by submit + wait")
-            << (s.haizea_choices ? "; Haizea's own choices on" : "") << '\n';
+            << (s.haizea_choices ? "; Haizea's own choices on" : "")
+            << (s.piggyback == "same_node" ? "; best-effort leases join no other lease's multicast"
+                                           : "")
+            << (s.image_mb_s != 10.0 ? "; images at " + std::to_string(s.image_mb_s) + " MB/s"
+                                     : std::string())
+            << '\n';
 }
 
 // A shard's file: its raw per-run results, every number exact (integers, doubles in
@@ -355,8 +381,9 @@ std::string shard_text(const sweep& s, const examples::shard& sh, const best_eff
   std::ostringstream out;
   out << shard_magic << "\nshard " << sh.index << ' ' << sh.count << "\nsweep " << s.all << ' '
       << s.generated << ' ' << s.seed << ' ' << s.days << ' ' << s.configs_text() << ' '
-      << s.haizea_choices << ' ' << s.cancelled << ' ' << tasks.size() << "\nbest_effort "
-      << b.leases << ' ' << b.withdrawable << '\n';
+      << s.haizea_choices << ' ' << s.cancelled << ' ' << s.piggyback << ' '
+      << examples::exact(s.image_mb_s) << ' ' << tasks.size() << "\nbest_effort " << b.leases << ' '
+      << b.withdrawable << '\n';
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     if (!sh.owns(i)) continue;
     const auto& r = results[i];
@@ -416,12 +443,15 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
     std::string configs;
     sweep here;
     std::size_t runs = 0;
+    std::string image_rate;
     if (!(fields >> word >> here.all >> here.generated >> here.seed >> here.days >> configs >>
-          here.haizea_choices >> here.cancelled >> runs) ||
-        word != "sweep")
+          here.haizea_choices >> here.cancelled >> here.piggyback >> image_rate >> runs) ||
+        word != "sweep" || !examples::read_exact(image_rate, here.image_mb_s))
       return fail("malformed sweep line '" + line + "'");
     if (!cancelled_policies.contains(here.cancelled))
       return fail("unknown cancelled-job policy '" + here.cancelled + "'");
+    if (!piggyback_modes.contains(here.piggyback))
+      return fail("unknown piggybacking '" + here.piggyback + "'");
     if (configs != "-") {
       std::istringstream names(configs);
       for (std::string name; std::getline(names, name, ',');) here.configs.push_back(name);
@@ -432,6 +462,7 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
     } else if (here.all != s.all || here.generated != s.generated || here.seed != s.seed ||
                here.days != s.days || here.configs != s.configs ||
                here.haizea_choices != s.haizea_choices || here.cancelled != s.cancelled ||
+               here.piggyback != s.piggyback || here.image_mb_s != s.image_mb_s ||
                runs != expected_runs) {
       return fail("a different sweep than the first shard's ('" + line + "')");
     }
@@ -500,7 +531,8 @@ std::string csv_header(bool timing) {
              "mean_bounded_slowdown,best_effort_completed,best_effort_withdrawn,ar_accepted,"
              "ar_rejected,suspensions,migrations,cancellations,utilisation,cache_hits,"
              "cache_misses,piggybacks,transfers,mb_transferred") +
-         (timing ? ",run_seconds" : "") + ",seed,days,cancelled,haizea_choices,leasehold_version\n";
+         (timing ? ",run_seconds" : "") +
+         ",seed,days,cancelled,haizea_choices,piggyback,image_mb_s,leasehold_version\n";
 }
 
 std::string csv_row(const outcome& r, T baseline, const sweep& s, bool timing) {
@@ -514,7 +546,7 @@ std::string csv_row(const outcome& r, T baseline, const sweep& s, bool timing) {
       << r.images.piggybacks << ',' << r.images.transfers << ',' << r.images.mb_transferred;
   if (timing) row << ',' << r.seconds;
   row << ',' << s.seed << ',' << s.days << ',' << s.cancelled << ',' << s.haizea_choices << ','
-      << lh::version_string << '\n';
+      << s.piggyback << ',' << s.image_mb_s << ',' << lh::version_string << '\n';
   return row.str();
 }
 
@@ -714,6 +746,18 @@ int main(int argc, char** argv) {
                      "held until submit + wait, never started), withdraw_at_wait, "
                      "run_requested_time or skip")
           ->check(CLI::IsMember(cancelled_policies));
+  auto* piggyback_opt =
+      app.add_option("--piggyback", s.piggyback,
+                     "image transfers for best-effort leases (VM-MULT, VM-REUSE-*): "
+                     "join_multicast (§3.2, as Haizea: a lease's nodes join a multicast of its "
+                     "image not yet started) or same_node (only a transfer already bound for "
+                     "the node; the figures before this option)")
+          ->check(CLI::IsMember(piggyback_modes));
+  auto* image_rate_opt =
+      app.add_option("--image-mb-s", s.image_mb_s,
+                     "the repository link's bandwidth for image transfers, MB/s (the paper's 10; "
+                     "Haizea's configuration gave 12.5)")
+          ->check(examples::finite() & CLI::Range(1.0, 1e6));
   auto* rho_opt =
       app.add_option("--rho", s.rhos,
                      "only these columns of Table 1, by AR share in % (comma-separated; "
@@ -744,6 +788,8 @@ int main(int argc, char** argv) {
       ->excludes(configs_opt)
       ->excludes(haizea_opt)
       ->excludes(cancelled_opt)
+      ->excludes(piggyback_opt)
+      ->excludes(image_rate_opt)
       ->excludes(leases_opt)
       ->excludes(rho_opt);
   std::string per_job_path;
@@ -967,13 +1013,18 @@ int main(int argc, char** argv) {
       label(r, t, workloads, configs);
       std::ostringstream days;
       days << s.days;
+      std::ostringstream image_rate;
+      image_rate << s.image_mb_s;
       run_options o{
           .haizea_choices = s.haizea_choices,
+          .piggyback = piggyback_modes.at(s.piggyback),
+          .image_mb_s = s.image_mb_s,
           .keep_leases = !leases_path.empty(),
           .keep_jobs = !per_job_path.empty(),
           .workload = t.workload == workloads.size() ? "no-AR" : workloads[t.workload].file(),
           .context = {r.workload, r.config, std::to_string(s.seed), days.str(), s.cancelled,
-                      s.haizea_choices ? "1" : "0", lh::version_string}};
+                      s.haizea_choices ? "1" : "0", s.piggyback, image_rate.str(),
+                      lh::version_string}};
       if (t.workload == workloads.size())
         simulate(best_effort, {}, configs[t.config], s.seed, o, r);
       else

@@ -75,7 +75,15 @@ using leasehold::testing::replaced;
 }  // namespace
 
 TEST_CASE("staging checkpoint: a restored staging step continues bit for bit") {
-  for (const auto& sc : {staging_config::vm_reuse(), staging_config::vm_mult()}) {
+  std::vector<staging_config> configs;
+  for (const auto mode : {piggybacking::same_node, piggybacking::join_multicast})
+    for (auto sc : {staging_config::vm_reuse(), staging_config::vm_mult()}) {
+      sc.piggyback = mode;
+      configs.push_back(sc);
+    }
+  for (const auto& sc : configs) {
+    CAPTURE(sc.piggyback);
+    CAPTURE(sc.reuse);
     const auto leases = workload();
     staged whole = make_scheduler(sc);
     submit(whole, leases, 0, leases.size());

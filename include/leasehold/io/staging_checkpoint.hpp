@@ -40,6 +40,10 @@ template <>
 struct enum_names<policy::staging::deadline_placement> {
   static constexpr std::string_view names[] = {"as_late_as_possible", "as_early_as_possible"};
 };
+template <>
+struct enum_names<policy::staging::piggybacking> {
+  static constexpr std::string_view names[] = {"same_node", "join_multicast"};
+};
 
 template <time_value T>
 void write_transfer(json_writer& w, const policy::staging::image_transfer<T>& tr) {
@@ -133,6 +137,7 @@ void write_staging_body(json_writer& w, const policy::staging::image_staging_sta
       .member("eviction", detail::name_of(c.eviction))
       .member("mechanism", detail::name_of(c.mechanism))
       .member("deadline_transfers", detail::name_of(c.deadline_transfers))
+      .member("piggyback", detail::name_of(c.piggyback))
       .end_object();
   w.member("now", state.now);
   w.key("link").begin_object();
@@ -219,8 +224,8 @@ requires requires(typename Staging::state_type state) {
     v.at("kind").fail("a preparation step of kind \"" + v.at("kind").as_string() +
                       "\", expected \"image_staging\"");
   const json_value& cv = v.at("config");
-  cv.only_members(
-      {"bandwidth_mb_s", "cache_mb", "reuse", "eviction", "mechanism", "deadline_transfers"});
+  cv.only_members({"bandwidth_mb_s", "cache_mb", "reuse", "eviction", "mechanism",
+                   "deadline_transfers", "piggyback"});
   staging_config config;
   config.bandwidth_mb_s = cv.at("bandwidth_mb_s").as_double();
   config.cache_mb = cv.at("cache_mb").as_integer<std::int64_t>();
@@ -228,6 +233,10 @@ requires requires(typename Staging::state_type state) {
   config.eviction = detail::read_enum<eviction_policy>(cv.at("eviction"));
   config.mechanism = detail::read_enum<transfer_mechanism>(cv.at("mechanism"));
   config.deadline_transfers = detail::read_enum<deadline_placement>(cv.at("deadline_transfers"));
+  // Absent from checkpoints written before piggybacking was a choice: same_node, as then.
+  config.piggyback = piggybacking::same_node;
+  if (const json_value* p = cv.find("piggyback"))
+    config.piggyback = detail::read_enum<piggybacking>(*p);
   const T now = v.at("now").as_integer<T>();
 
   // The link: its total is the bandwidth in kB/s, as repository_link rounds it.

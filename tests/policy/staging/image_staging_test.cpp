@@ -200,6 +200,74 @@ TEST_CASE("image_staging: without reuse (VM-MULT) every lease gets its own trans
   CHECK(s.preparation_step().stats().cache_hits == 0);
 }
 
+TEST_CASE("image_staging: a lease planned again keeps its private copy (VM-MULT)") {
+  // Without reuse a lease's copy is its own. When the lease is unbooked before it begins
+  // (the queue planned again at an event, or slide-back re-planning) and booked again at the
+  // same instant, it adopts the copy that already arrived instead of fetching its image anew.
+  auto s = make_scheduler(staging_config::vm_mult(), 2);
+  // All at 0 on 2 nodes:
+  // BE 1 (2 nodes x 1000 s, B): transfer [0, 100), runs [100, 1100) on nodes 0 and 1.
+  // BE 2 (2 nodes x 50 s, A): the nodes are busy until 1100: the future reservation, its
+  //   multicast in the link's earliest slot [100, 200), booked [1100, 1150).
+  (void)s.submit(best_effort(1, 0, 2, 1000, "B"), 0);
+  (void)s.submit(best_effort(2, 0, 2, 50, "A"), 0);
+  CHECK(booked(s) == std::vector<std::pair<interval<T>, nodes>>{{{0, 100}, nodes{0, 1}},
+                                                                {{100, 200}, nodes{0, 1}}});
+  CHECK(s.lease(2).current->booked == interval<T>{1100, 1150});
+  // At 500 BE 3 (1 node x 10 s, C) arrives: the queue is planned again; BE 2 is unbooked and
+  // booked again at [1100, 1150), with the copies that arrived at 200 (no new transfer). BE 3
+  // cannot start before 1100 and the one reservation is BE 2's: it waits.
+  s.advance_to(500);
+  (void)s.submit(best_effort(3, 500, 1, 10, "C"), 500);
+  check(s);
+  CHECK(booked(s).empty());
+  CHECK(s.lease(2).current->booked == interval<T>{1100, 1150});
+  CHECK(s.preparation_step().cache(0).find("A@lease-2")->references == 1);
+  // At 1100 BE 1 ends and BE 2 begins; BE 3 is planned: node 0 is free at 1150, its transfer
+  // takes [1100, 1200), so it runs [1200, 1210) on node 0.
+  run_to_end(s);
+  CHECK(s.lease(2).history.at(0).span == interval<T>{1100, 1150});
+  CHECK(s.lease(3).history.at(0).span == interval<T>{1200, 1210});
+  CHECK(s.lease(3).history.at(0).nodes == nodes{0});
+  const auto stats = s.preparation_step().stats();
+  CHECK(stats.transfers == 3);     // B, A and C once each
+  CHECK(stats.cache_misses == 3);  // BE 1 on nodes 0 and 1, BE 3 on node 0
+  CHECK(stats.cache_hits == 2);    // BE 2 found its own copies on nodes 0 and 1
+  for (std::size_t node = 0; node < 2; ++node)
+    CHECK(s.preparation_step().cache(node).entries().empty());  // discarded at the ends
+}
+
+TEST_CASE("image_staging: a private copy left behind on a node the lease leaves is dropped") {
+  auto s = make_scheduler(staging_config::vm_mult(), 2);
+  // All at 0 on 2 nodes:
+  // BE 1 (1 node x 1000 s, B): transfer [0, 100), runs [100, 1100) on node 0.
+  // BE 2 (1 node x 1000 s requested, 200 s real, C): transfer [100, 200), booked [200, 1200)
+  //   on node 1; it really ends at 400.
+  // BE 3 (1 node x 50 s, A): node 0 is free at 1100, node 1 at 1200: the future reservation
+  //   on node 0 at 1100, its transfer in the link's earliest slot [200, 300).
+  (void)s.submit(best_effort(1, 0, 1, 1000, "B"), 0);
+  auto be2 = best_effort(2, 0, 1, 1000, "C");
+  be2.real_duration = 200;
+  (void)s.submit(be2, 0);
+  (void)s.submit(best_effort(3, 0, 1, 50, "A"), 0);
+  CHECK(s.lease(3).current->booked == interval<T>{1100, 1150});
+  CHECK(s.lease(3).current->nodes == nodes{0});
+  // At 400 BE 2 ends early and the queue is planned again: BE 3's copy on node 0 (arrived at
+  // 300) makes node 0 ready now, but node 0 is busy until 1100; node 1 is free and a new
+  // transfer [400, 500) gets the image there: [500, 550) on node 1. The copy left on node 0
+  // is dropped.
+  s.advance_to(400);
+  check(s);
+  CHECK(s.lease(3).current->booked == interval<T>{500, 550});
+  CHECK(s.lease(3).current->nodes == nodes{1});
+  CHECK(s.preparation_step().cache(0).find("A@lease-3") == nullptr);
+  run_to_end(s);
+  CHECK(s.lease(3).history.at(0).span == interval<T>{500, 550});
+  CHECK(s.preparation_step().stats().transfers == 4);  // B, C, A to node 0, A to node 1
+  for (std::size_t node = 0; node < 2; ++node)
+    CHECK(s.preparation_step().cache(node).entries().empty());
+}
+
 TEST_CASE("image_staging: a lease piggybacks on a transfer booked for another") {
   auto config = test_config();
   config.backfill = backfilling::conservative();  // every queued lease is planned at once
@@ -236,6 +304,131 @@ TEST_CASE("image_staging: a lease piggybacks on a transfer booked for another") 
   CHECK(stats.cache_hits == 0);
   CHECK(stats.cache_misses == 3);  // AR 1 on nodes 0 and 1, BE 2 on node 2
   CHECK(stats.transfers == 2);
+}
+
+TEST_CASE("image_staging: joining a scheduled multicast (VM-MULT, Haizea's piggybacking)") {
+  // §3.2: the image "can be made available on the node ... by piggybacking on a scheduled
+  // multicast". Without reuse every lease gets its own copy, but one multicast not yet
+  // started can carry the copies of several leases to as many nodes as they need.
+  for (const auto mode : {piggybacking::join_multicast, piggybacking::same_node}) {
+    CAPTURE(mode);
+    auto sc = staging_config::vm_mult();
+    sc.piggyback = mode;
+    auto s = make_scheduler(sc);
+    // All at 0, 1 node each:
+    // BE 1 (image B, 500 s): the link's earliest slot is [0, 100); it runs [100, 600) on
+    //   node 0.
+    // BE 2 (image A, 50 s): next slot [100, 200); node 0 is busy, so [200, 250) on node 1.
+    (void)s.submit(best_effort(1, 0, 1, 500, "B"), 0);
+    (void)s.submit(best_effort(2, 0, 1, 50, "A"), 0);
+    // BE 3 (image A, 50 s):
+    //  - join_multicast: BE 2's multicast [100, 200) has not started and carries A, so every
+    //    node without A is ready at 200 (a new transfer would end at 300); node 1 is taken
+    //    then, node 2 is free: [200, 250) on node 2, which joins the multicast.
+    //  - same_node: no node has A@lease-3 on its way, so a new transfer [200, 300); at 300
+    //    nodes 1-3 are free and node 1 is the lowest: [300, 350) on node 1.
+    (void)s.submit(best_effort(3, 0, 1, 50, "A"), 0);
+    check(s);
+    if (mode == piggybacking::join_multicast) {
+      CHECK(booked(s) == std::vector<std::pair<interval<T>, nodes>>{{{0, 100}, nodes{0}},
+                                                                    {{100, 200}, nodes{1, 2}}});
+      CHECK(s.lease(3).current->booked == interval<T>{200, 250});
+      CHECK(s.lease(3).current->nodes == nodes{2});
+      // Each lease's own copy: A@lease-2 on node 1, A@lease-3 on node 2, both arriving at 200.
+      CHECK(s.preparation_step().cache(2).find("A@lease-3")->arrival == 200);
+      CHECK(s.preparation_step().cache(1).find("A@lease-2")->arrival == 200);
+    } else {
+      CHECK(booked(s) == std::vector<std::pair<interval<T>, nodes>>{
+                             {{0, 100}, nodes{0}}, {{100, 200}, nodes{1}}, {{200, 300}, nodes{1}}});
+      CHECK(s.lease(3).current->booked == interval<T>{300, 350});
+      CHECK(s.lease(3).current->nodes == nodes{1});
+    }
+    run_to_end(s);
+    CHECK(s.lease(2).history.at(0).span == interval<T>{200, 250});
+    const auto stats = s.preparation_step().stats();
+    if (mode == piggybacking::join_multicast) {
+      CHECK(s.lease(3).history.at(0).span == interval<T>{200, 250});
+      CHECK(stats.transfers == 2);
+      CHECK(stats.cache_misses == 2);  // BE 1 on node 0, BE 2 on node 1
+      CHECK(stats.piggybacks == 1);    // BE 3 on node 2
+      CHECK(stats.mb_transferred == 2000);
+      CHECK(stats.mb_delivered == 3000);  // B to node 0, A to nodes 1 and 2
+    } else {
+      CHECK(s.lease(3).history.at(0).span == interval<T>{300, 350});
+      CHECK(stats.transfers == 3);
+      CHECK(stats.cache_misses == 3);
+      CHECK(stats.piggybacks == 0);
+    }
+    for (std::size_t node = 0; node < 4; ++node)
+      CHECK(s.preparation_step().cache(node).entries().empty());  // private copies discarded
+  }
+}
+
+TEST_CASE("image_staging: a lease leaving a shared multicast takes only its own copy off it") {
+  // Without reuse, two leases' private copies can reach one node through one multicast.
+  auto sc = staging_config::vm_mult();
+  sc.piggyback = piggybacking::join_multicast;
+  auto s = make_scheduler(sc, 2);
+  // All at 0, 1 node each, on 2 nodes:
+  // BE 1 (B, 500 s): transfer [0, 100), runs [100, 600) on node 0.
+  // BE 2 (A, 50 s): transfer [100, 200), runs [200, 250) on node 1.
+  // BE 3 (A, 50 s): joining BE 2's multicast, both nodes are ready at 200 (a new transfer
+  //   would end at 300); node 0 is busy until 600 and node 1 until 250: [250, 300) on node 1,
+  //   a start no later than a new transfer's end, so booked for good. Node 1 already is a
+  //   destination: the multicast now carries A@lease-2 and A@lease-3 to it.
+  (void)s.submit(best_effort(1, 0, 1, 500, "B"), 0);
+  (void)s.submit(best_effort(2, 0, 1, 50, "A"), 0);
+  (void)s.submit(best_effort(3, 0, 1, 50, "A"), 0);
+  check(s);
+  CHECK(booked(s) ==
+        std::vector<std::pair<interval<T>, nodes>>{{{0, 100}, nodes{0}}, {{100, 200}, nodes{1}}});
+  CHECK(s.lease(3).current->booked == interval<T>{250, 300});
+  CHECK(s.lease(3).current->nodes == nodes{1});
+  CHECK(s.preparation_step().cache(1).used_mb() == 2000);
+  // BE 3 is withdrawn at 50, before the multicast starts: its copy no longer goes to node 1
+  // (its 1000 MB are free again), but BE 2's still does, so node 1 stays a destination.
+  CHECK(s.withdraw(3, 50));
+  check(s);
+  CHECK(booked(s) ==
+        std::vector<std::pair<interval<T>, nodes>>{{{0, 100}, nodes{0}}, {{100, 200}, nodes{1}}});
+  CHECK(s.preparation_step().cache(1).used_mb() == 1000);
+  CHECK(s.preparation_step().cache(1).find("A@lease-3") == nullptr);
+  for (const auto& [id, tr] : s.preparation_step().transfers())
+    if (tr.image == "A") CHECK(tr.users.size() == 1);
+  run_to_end(s);
+  CHECK(s.lease(2).history.at(0).span == interval<T>{200, 250});
+  CHECK(s.lease(2).history.at(0).nodes == nodes{1});
+  CHECK(s.preparation_step().stats().transfers == 2);
+  CHECK(s.preparation_step().stats().mb_delivered == 2000);
+}
+
+TEST_CASE("image_staging: transfers under way and advance reservations' are not joined") {
+  auto sc = staging_config::vm_reuse();
+  sc.piggyback = piggybacking::join_multicast;
+  auto s = make_scheduler(sc);
+  // AR 1 on nodes 0, 1 over [1000, 1100), image A: multicast [900, 1000), deadline-driven.
+  // BE 2 at 0 (1 node x 50, A): nodes 0 and 1 get A at 1000 through AR 1's multicast; nodes 2
+  //   and 3 cannot join it (EDF may still move it), so a new transfer [0, 100): [100, 150) on
+  //   node 2.
+  CHECK(s.submit(reservation(1, 0, 1000, 2, 100, "A"), 0).outcome == admission::accepted);
+  (void)s.submit(best_effort(2, 0, 1, 50, "A"), 0);
+  CHECK(booked(s) == std::vector<std::pair<interval<T>, nodes>>{{{900, 1000}, nodes{0, 1}},
+                                                                {{0, 100}, nodes{2}}});
+  // BE 3 at 50 (2 nodes x 50, A): BE 2's multicast has been under way since 0, too late to
+  //   take another destination. Node 2 gets A at 100 (free from 150), node 3 needs a new
+  //   transfer in the link's earliest slot, [100, 200): it starts at 200 on nodes 2 and 3.
+  //   (Had BE 2's multicast been joinable, node 3 would have been ready at 100 and the lease
+  //   would have started at 150.)
+  s.advance_to(50);
+  (void)s.submit(best_effort(3, 50, 2, 50, "A"), 50);
+  check(s);
+  CHECK(booked(s) == std::vector<std::pair<interval<T>, nodes>>{
+                         {{900, 1000}, nodes{0, 1}}, {{0, 100}, nodes{2}}, {{100, 200}, nodes{3}}});
+  CHECK(s.lease(3).current->booked == interval<T>{200, 250});
+  CHECK(s.lease(3).current->nodes == nodes{2, 3});
+  run_to_end(s);
+  CHECK(s.lease(3).history.at(0).span == interval<T>{200, 250});
+  CHECK(s.preparation_step().stats().transfers == 3);
 }
 
 TEST_CASE("image_staging: advance reservations prefer nodes holding the image") {
@@ -293,17 +486,21 @@ TEST_CASE(
 
 TEST_CASE("image_staging: the disk is never over-committed (randomised)") {
   // 6 nodes with room for 2 images each, 5 images, a mix of best-effort leases and ARs,
-  // multicast and unicast, LRU and LFU, with and without reuse: after every step the slot
-  // table, the caches, the transfers and the link agree, and no cache holds more than 2000 MB.
-  for (int variant = 0; variant < 4; ++variant) {
+  // multicast and unicast, LRU and LFU, with and without reuse, piggybacking on the same node
+  // only or joining multicasts: after every step the slot table, the caches, the transfers and
+  // the link agree, and no cache holds more than 2000 MB.
+  for (int variant = 0; variant < 6; ++variant) {
+    CAPTURE(variant);
     staging_config sc;
     sc.cache_mb = 2000;
-    sc.mechanism = variant % 2 == 0 ? transfer_mechanism::multicast : transfer_mechanism::unicast;
-    sc.eviction = variant < 2 ? eviction_policy::lru : eviction_policy::lfu;
-    sc.reuse = variant != 3;
+    sc.mechanism = variant % 2 == 0 || variant >= 4 ? transfer_mechanism::multicast
+                                                    : transfer_mechanism::unicast;
+    sc.eviction = variant < 2 || variant >= 4 ? eviction_policy::lru : eviction_policy::lfu;
+    sc.reuse = variant != 3 && variant != 5;
+    sc.piggyback = variant >= 4 ? piggybacking::join_multicast : piggybacking::same_node;
     if (variant == 2) sc.deadline_transfers = deadline_placement::as_early_as_possible;
     auto config = test_config();
-    config.suspend = variant == 1 ? suspension::all : suspension::none;
+    config.suspend = variant == 1 || variant == 5 ? suspension::all : suspension::none;
     staged_scheduler s(node_table(6, node_resources{1, 1024, 10000, 10}), config,
                        make_staging(6, sc));
     workload::rng random(static_cast<std::uint64_t>(77 + variant));

@@ -25,12 +25,31 @@ enum class transfer_mechanism { multicast, unicast };
 //    workspace is accepted, transfers are ordered by deadline and use idle network time.
 enum class deadline_placement { as_late_as_possible, as_early_as_possible };
 
+// How a best-effort lease rides on transfers booked for other leases, instead of booking one
+// of its own. §3.2: the scheduler checks "the time when the required disk image can be made
+// available on the node (by using a cached image, by piggybacking on a scheduled multicast,
+// or by scheduling a separate transfer)".
+//  - same_node: only where the image is already on its way to that very node (with reuse;
+//    without reuse every lease's copy is its own, so never);
+//  - join_multicast: besides, any best-effort multicast of the same image that has not
+//    started takes the lease's other nodes as further destinations, at no link time: the
+//    lease can start on any nodes when it ends (the earliest-ending one). This is what
+//    Haizea's paper-era code does with its avoid-redundant-transfers option
+//    (scheduler.py, findEarliestStartingTimes: every node may ride on a best-effort
+//    transfer of the image not yet started), with or without reuse; docs/staging.md.
+//    Advance reservations' deadline-driven transfers are not joined (they move until they
+//    start), nor are unicasts (a copy sent to one node reaches no other).
+enum class piggybacking { same_node, join_multicast };
+
 inline std::ostream& operator<<(std::ostream& out, transfer_mechanism m) {
   return out << (m == transfer_mechanism::multicast ? "multicast" : "unicast");
 }
 inline std::ostream& operator<<(std::ostream& out, deadline_placement p) {
   return out << (p == deadline_placement::as_late_as_possible ? "as late as possible"
                                                               : "as early as possible");
+}
+inline std::ostream& operator<<(std::ostream& out, piggybacking p) {
+  return out << (p == piggybacking::same_node ? "same node" : "join multicast");
 }
 
 // A lease names an image the staging policy was never told about.
@@ -47,6 +66,7 @@ struct staging_config {
   eviction_policy eviction = eviction_policy::lru;
   transfer_mechanism mechanism = transfer_mechanism::multicast;
   deadline_placement deadline_transfers = deadline_placement::as_late_as_possible;
+  piggybacking piggyback = piggybacking::same_node;  // for best-effort leases
 
   // Table 1 (§4.4): VM-MULT and VM-REUSE-UNIFORM / VM-REUSE-SKEWED (the image lists differ,
   // not the staging).

@@ -18,12 +18,16 @@
 //    image; when only reusing images makes the lease viable, nodes holding it first.
 //  - Best-effort leases take the earliest transfer slot (§3.2), and the scheduler's slot
 //    table honours, per node, when the image can be there: now if cached, the arrival of a
-//    transfer already booked for the same image to the same node (piggybacking), else the
-//    end of the earliest slot for a new transfer.
+//    transfer already booked for the same image to the same node (piggybacking), with
+//    piggybacking::join_multicast the end of a best-effort multicast of the image not yet
+//    started (the node joins it as a further destination), else the end of the earliest
+//    slot for a new transfer.
 //  - A transfer that has started cannot be taken back: if its lease is unscheduled, it runs
 //    to its end and its image lands in the cache (an orphan, evictable, and adopted by the
 //    same lease when it is planned again). It has started once the clock has passed its
-//    begin.
+//    begin. Likewise a private copy (no reuse) that has arrived for a lease unbooked before
+//    it began stays cached, unreferenced, for the same lease to adopt; it goes when the lease
+//    is booked on other nodes or has run, or when eviction needs the room.
 //
 // The policy never owns a clock: every call carries the scheduler's current time.
 
@@ -315,7 +319,8 @@ class image_staging {
   }
 
   // When the lease's image can be on `node` (§3.2): now if cached, the arrival of a transfer
-  // already booked to that node, else the end of the earliest slot for a new transfer;
+  // already booked to that node, else the earlier of the end of a multicast it may join
+  // (piggybacking::join_multicast) and the end of the earliest slot for a new transfer;
   // forever when the node's cache cannot make room for it.
   [[nodiscard]] time_type ready_at(const terms_type& t, std::size_t node, time_type now) const {
     if (!t.image) return now;
@@ -323,7 +328,9 @@ class image_staging {
     const cache_type& cache = caches_[node];
     if (const auto* e = cache.find(key_for(t))) return std::max(now, e->arrival);
     if (!cache.can_admit(t.image->size_mb)) return forever<time_type>;
-    return new_transfer_ready(t, now);
+    const time_type fresh = new_transfer_ready(t, now);
+    if (const auto joined = joinable_end(t, now)) return std::min(fresh, *joined);
+    return fresh;
   }
 
   // How long a best-effort lease starting as soon as possible waits for its image at most:
@@ -373,7 +380,10 @@ class image_staging {
 
   // Books what a lease placed on `nodes` over `booked` needs: references to images already
   // there or arriving in time, and transfers for the rest (deadline-driven for advance
-  // reservations and immediate leases, earliest slot for best-effort leases). The scheduler
+  // reservations and immediate leases, earliest slot for best-effort leases; with
+  // piggybacking::join_multicast a best-effort lease's nodes without the image first join the
+  // earliest-ending best-effort multicast of it that has not started and ends by the start,
+  // if there is one). The scheduler
   // calls it only where ready_at / can_prepare allowed it; if the transfers cannot be placed
   // it throws insufficient_capacity and nothing changes.
   void prepare(const terms_type& t, std::span<const std::size_t> nodes, interval<time_type> booked,
@@ -394,6 +404,8 @@ class image_staging {
     const std::string key = key_for(t);
     const std::int64_t size = t.image->size_mb;
     const bool deadline_driven = t.kind != lease::lease_kind::best_effort;
+    // Copies this lease left behind when it was unbooked, on nodes it no longer uses.
+    if (!config_.reuse) drop_orphans(key, nodes);
     const bool is_protected = deadline_driven || !t.preemptible;
 
     std::vector<std::size_t> reuse;
@@ -408,6 +420,16 @@ class image_staging {
         throw insufficient_capacity(describe("image_staging prepare: lease ", t.id, ": node ", node,
                                              "'s cache cannot make room for ", t.image->id, " (",
                                              size, " MB)"));
+    }
+
+    // Nodes without the image join a multicast already booked, if one ends in time.
+    std::vector<std::size_t> join;
+    const std::optional<std::uint64_t> joined =
+        need.empty() ? std::nullopt : joinable(t, now, booked.begin);
+    if (joined) {
+      for (std::size_t node : need)
+        if (caches_[node].find(key) == nullptr) join.push_back(node);
+      std::erase_if(need, [&](std::size_t node) { return caches_[node].find(key) == nullptr; });
     }
 
     // Place the new transfers on a copy of the link; commit only if all fit.
@@ -480,6 +502,20 @@ class image_staging {
       h.refs.push_back(node);
       ++h.misses;
     }
+    for (std::size_t node : join) {
+      const time_type arrival = transfers_.at(*joined).span.end;
+      for (const auto& victim : caches_[node].insert(key, t.image->id, size, arrival))
+        evicted(node, victim);
+      transfer_type& tr = transfers_.at(*joined);
+      if (const auto at = std::ranges::lower_bound(tr.nodes, node);
+          at == tr.nodes.end() || *at != node)
+        tr.nodes.insert(at, node);
+      incoming_[{node, key}] = tr.id;
+      caches_[node].acquire(key);
+      tr.users[{t.id, node}] = {booked.begin, is_protected};
+      h.refs.push_back(node);
+      ++h.piggybacks;
+    }
     for (std::size_t node : reuse) {
       const auto& e = *caches_[node].find(key);
       if (e.arrival <= now) {
@@ -526,16 +562,21 @@ class image_staging {
       if (const auto in = incoming_.find({node, h.key}); in != incoming_.end()) {
         transfer_type& tr = transfers_.at(in->second);
         tr.users.erase({id, node});
-        if (!has_started(tr, now) && no_user_on(tr, node) &&
+        if (!has_started(tr, now) && no_user_for(tr, node, h.key) &&
             caches_[node].find(h.key)->references == 0) {
           // Nobody needs it on this node before it leaves: do not send it there.
           (void)detach(node, h.key);
           caches_[node].erase(h.key);
         }
-      } else if (!config_.reuse && caches_[node].find(h.key)->references == 0) {
+      } else if (!config_.reuse && caches_[node].find(h.key)->references == 0 && now > h.start) {
         caches_[node].erase(h.key);
       }
     }
+    // A private copy that arrived for a lease unbooked before it began is kept (unreferenced,
+    // evictable): the lease is normally booked again at this very instant (the queue planned
+    // again, or slide-back re-planning) and adopts it instead of fetching its image anew.
+    // Once the lease has run, its copies anywhere are dropped.
+    if (!config_.reuse && now > h.start) drop_orphans(h.key, {});
     holds_.erase(it);
   }
 
@@ -613,9 +654,44 @@ class image_staging {
   }
 
   // Shared templates are keyed by image; without reuse every lease has its own copy.
-  [[nodiscard]] std::string key_for(const terms_type& t) const {
-    if (config_.reuse) return t.image->id;
-    return t.image->id + "@lease-" + std::to_string(t.id);
+  [[nodiscard]] std::string key_for(const terms_type& t) const { return key_of(t.image->id, t.id); }
+  [[nodiscard]] std::string key_of(const std::string& image, std::uint64_t lease) const {
+    if (config_.reuse) return image;
+    return image + "@lease-" + std::to_string(lease);
+  }
+
+  // With piggybacking::join_multicast, for a best-effort lease: the best-effort multicast of
+  // its image that has not started and ends by `by`, the earliest-ending (then the oldest).
+  // Deadline-driven transfers are left alone: EDF may still move them.
+  [[nodiscard]] std::optional<std::uint64_t> joinable(const terms_type& t, time_type now,
+                                                      time_type by) const {
+    if (config_.piggyback != piggybacking::join_multicast ||
+        config_.mechanism != transfer_mechanism::multicast ||
+        t.kind != lease::lease_kind::best_effort)
+      return std::nullopt;
+    std::optional<std::uint64_t> best;
+    time_type best_end{};
+    for (const auto& [id, tr] : transfers_) {
+      if (tr.deadline_driven || tr.image != t.image->id || has_started(tr, now) || tr.span.end > by)
+        continue;
+      if (!best || tr.span.end < best_end) {
+        best = id;
+        best_end = tr.span.end;
+      }
+    }
+    return best;
+  }
+  // The end of the multicast joinable(t, now, forever) finds, if any. Memoised: the slot
+  // table asks once per node.
+  [[nodiscard]] std::optional<time_type> joinable_end(const terms_type& t, time_type now) const {
+    if (config_.piggyback != piggybacking::join_multicast) return std::nullopt;
+    if (join_memo_ && join_memo_->now == now && join_memo_->version == version_ &&
+        join_memo_->kind == t.kind && join_memo_->image == t.image->id)
+      return join_memo_->end;
+    std::optional<time_type> end;
+    if (const auto id = joinable(t, now, forever<time_type>)) end = transfers_.at(*id).span.end;
+    join_memo_ = join_memo{t.image->id, t.kind, now, version_, end};
+    return end;
   }
 
   // An image arriving in time is as good as cached only if its transfer will happen: it has
@@ -666,14 +742,19 @@ class image_staging {
       if (tid == id) caches_[where.first].set_arrival(where.second, span.end);
   }
 
-  [[nodiscard]] static bool no_user_on(const transfer_type& tr, std::size_t node) {
-    return std::ranges::none_of(tr.users,
-                                [node](const auto& kv) { return kv.first.second == node; });
+  // Whether no lease needs `key` on `node` through the transfer (without reuse a node may
+  // receive several leases' private copies from one multicast it joined).
+  [[nodiscard]] bool no_user_for(const transfer_type& tr, std::size_t node,
+                                 const std::string& key) const {
+    return std::ranges::none_of(tr.users, [&](const auto& kv) {
+      return kv.first.second == node && key_of(tr.image, kv.first.first) == key;
+    });
   }
 
   // `key` will no longer reach `node` through its current transfer: drop the node from the
-  // transfer's destinations and release a pending transfer left with no destination.
-  // Returns the users it served on that node.
+  // transfer's destinations (unless another copy still reaches it through the transfer) and
+  // release a pending transfer left with no destination. Returns the users it served with
+  // `key` on that node.
   std::map<std::pair<std::uint64_t, std::size_t>, typename transfer_type::user> detach(
       std::size_t node, const std::string& key) {
     std::map<std::pair<std::uint64_t, std::size_t>, typename transfer_type::user> moved;
@@ -682,9 +763,13 @@ class image_staging {
     const std::uint64_t id = in->second;
     incoming_.erase(in);
     transfer_type& tr = transfers_.at(id);
-    std::erase(tr.nodes, node);
+    bool still_sent = false;
+    for (auto other = incoming_.lower_bound({node, std::string()});
+         other != incoming_.end() && other->first.first == node; ++other)
+      if (other->second == id) still_sent = true;
+    if (!still_sent) std::erase(tr.nodes, node);
     for (auto it = tr.users.begin(); it != tr.users.end();) {
-      if (it->first.second == node) {
+      if (it->first.second == node && key_of(tr.image, it->first.first) == key) {
         moved.insert(*it);
         it = tr.users.erase(it);
       } else {
@@ -697,6 +782,18 @@ class image_staging {
       transfers_.erase(id);
     }
     return moved;
+  }
+
+  // Without reuse: erases `key` (one lease's private copy) wherever it is cached, unreferenced
+  // and no longer arriving, except on `keep`.
+  void drop_orphans(const std::string& key, std::span<const std::size_t> keep) {
+    for (std::size_t node = 0; node < caches_.size(); ++node) {
+      const auto* e = caches_[node].find(key);
+      if (e == nullptr || e->references != 0 || incoming_.contains({node, key}) ||
+          std::ranges::find(keep, node) != keep.end())
+        continue;
+      caches_[node].erase(key);
+    }
   }
 
   // Eviction took `key` off `node`: if it was still arriving, stop sending it there.
@@ -746,6 +843,13 @@ class image_staging {
     std::uint64_t version;
     time_type ready;
   };
+  struct join_memo {
+    std::string image;
+    lease::lease_kind kind;
+    time_type now;
+    std::uint64_t version;
+    std::optional<time_type> end;
+  };
 
   staging_config config_;
   link_type link_;
@@ -761,6 +865,7 @@ class image_staging {
   std::uint64_t next_order_ = 1ull << 62;  // new jobs sort after every existing transfer id
   std::uint64_t version_ = 0;              // bumped whenever the link changes
   mutable std::optional<memo> memo_;
+  mutable std::optional<join_memo> join_memo_;
   // Transfers announced at their first instant, as announced (take_transfer_events).
   std::map<std::uint64_t, notice_type> tentative_;
 };
