@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -1002,8 +1003,10 @@ int main(int argc, char** argv) {
   }
 
   examples::progress_meter meter("haizea_experiment: runs done", mine.size());
+  std::atomic<bool> run_failed{false};
+  std::string run_failure;
   auto worker = [&] {
-    while (!write_failed) {
+    while (!write_failed && !run_failed) {
       const std::size_t k = next++;
       if (k >= mine.size()) return;
       const std::size_t i = mine[k];
@@ -1025,11 +1028,20 @@ int main(int argc, char** argv) {
           .context = {r.workload, r.config, std::to_string(s.seed), days.str(), s.cancelled,
                       s.haizea_choices ? "1" : "0", s.piggyback, image_rate.str(),
                       lh::version_string}};
-      if (t.workload == workloads.size())
-        simulate(best_effort, {}, configs[t.config], s.seed, o, r);
-      else
-        simulate(best_effort, load_ars(workloads[t.workload], r.left_out), configs[t.config],
-                 s.seed, o, r);
+      // A run that throws (a library error is a bug here: every input was checked before)
+      // stops the sweep and is reported with its run, rather than ending the process from a
+      // worker thread.
+      try {
+        if (t.workload == workloads.size())
+          simulate(best_effort, {}, configs[t.config], s.seed, o, r);
+        else
+          simulate(best_effort, load_ars(workloads[t.workload], r.left_out), configs[t.config],
+                   s.seed, o, r);
+      } catch (const std::exception& e) {
+        const std::lock_guard lock(output);
+        if (!run_failed.exchange(true)) run_failure = r.workload + " " + r.config + ": " + e.what();
+        return;
+      }
       r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const std::lock_guard lock(output);
       done[k] = true;
@@ -1041,6 +1053,10 @@ int main(int argc, char** argv) {
   for (unsigned j = 0; j < std::max(1u, jobs); ++j) threads.emplace_back(worker);
   for (auto& thread : threads) thread.join();
   meter.finish();
+  if (run_failed) {
+    std::cerr << "error: run " << run_failure << "; the sweep was stopped\n";
+    return 1;
+  }
   if (write_failed) {
     std::cerr << "error: writing " << failed_path << " failed; the sweep was stopped after "
               << written << " of " << mine.size() << " runs\n";

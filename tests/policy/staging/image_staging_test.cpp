@@ -683,3 +683,92 @@ TEST_CASE("image_staging: an announcement taken back at the same instant is with
                          "ready 1 at 800"});
   CHECK(s.preparation_step().stats().transfers == 2);
 }
+
+TEST_CASE("image_staging: a lease slid back keeps its place on a shared multicast (VM-REUSE)") {
+  // Haizea's slide-back re-planning unbooks a lease and books it again at once, earlier (and
+  // whole-queue re-planning unbooks every waiting lease). With shared templates, the
+  // multicast the lease had booked may serve another lease too: it must still bring the
+  // image to the lease's nodes, not make the lease queue behind it for a new transfer.
+  for (const replanning mode : {replanning::slide_back, replanning::whole_queue}) {
+    CAPTURE(mode == replanning::slide_back);
+    scheduler_config<T> c = test_config();
+    c.replan = mode;
+    staged_scheduler s(node_table(4, node_resources{1, 1024, 10000, 10}), c,
+                       make_staging(4, staging_config::vm_reuse()));
+    // All at 0:
+    // BE 1 (B, 2 nodes, 600 s, really 150 s): transfer [0, 100) to nodes 0, 1; [100, 700).
+    // BE 2 (C, 1 node, 10 s): transfer [100, 200); [200, 210) on node 2.
+    // BE 3 (D, 1 node, 10 s): transfer [200, 300); [300, 310) on node 2.
+    // BE 4 (A, 4 nodes, 50 s): a multicast [300, 400) to all four; nodes 0 and 1 are busy
+    //   until 700: [700, 750).
+    // BE 5 (A, 1 node, 10 s): A reaches node 2 at 400 through BE 4's multicast: [400, 410).
+    // BE 6 (E, 1 node, 10 s): transfer [400, 500); [500, 510) on node 3 (node 2 is busy
+    //   over [400, 410) and the node choice takes the node free for longer before).
+    auto be1 = best_effort(1, 0, 2, 600, "B");
+    be1.real_duration = 150;
+    (void)s.submit(be1, 0);
+    (void)s.submit(best_effort(2, 0, 1, 10, "C"), 0);
+    (void)s.submit(best_effort(3, 0, 1, 10, "D"), 0);
+    (void)s.submit(best_effort(4, 0, 4, 50, "A"), 0);
+    (void)s.submit(best_effort(5, 0, 1, 10, "A"), 0);
+    (void)s.submit(best_effort(6, 0, 1, 10, "E"), 0);
+    check(s);
+    CHECK(s.lease(4).current->booked == interval<T>{700, 750});
+    CHECK(s.lease(5).current->booked == interval<T>{400, 410});
+    CHECK(s.lease(5).current->nodes == nodes{2});
+    CHECK(s.lease(6).current->booked == interval<T>{500, 510});
+    CHECK(s.lease(6).current->nodes == nodes{3});
+    CHECK(booked(s) == std::vector<std::pair<interval<T>, nodes>>{{{0, 100}, nodes{0, 1}},
+                                                                  {{100, 200}, nodes{2}},
+                                                                  {{200, 300}, nodes{2}},
+                                                                  {{300, 400}, nodes{0, 1, 2, 3}},
+                                                                  {{400, 500}, nodes{3}}});
+    // At 250 BE 1 ends early and BE 4 moves up. BE 4 left the multicast [300, 400) for an
+    // instant, while BE 5 still used it on node 2; the multicast still reaches all four nodes,
+    // so BE 4 starts when node 2 is free again: [410, 460). (Had the multicast lost nodes 0,
+    // 1 and 3, a new transfer would have found the link free only over [500, 600): slide-back
+    // gave [600, 650), whole-queue re-planning [500, 550).)
+    s.advance_to(250);
+    check(s);
+    CHECK(s.lease(4).current->booked == interval<T>{410, 460});
+    CHECK(booked(s) == std::vector<std::pair<interval<T>, nodes>>{{{200, 300}, nodes{2}},
+                                                                  {{300, 400}, nodes{0, 1, 2, 3}},
+                                                                  {{400, 500}, nodes{3}}});
+    run_to_end(s);
+    CHECK(s.lease(4).history.at(0).span == interval<T>{410, 460});
+    CHECK(s.preparation_step().stats().transfers == 5);
+  }
+}
+
+TEST_CASE("image_staging: a shared multicast nobody needs any more is withdrawn whole") {
+  // VM-REUSE, all at 0:
+  // BE 1 (B, 4 nodes, 100 s): transfer [0, 100) to all four; [100, 200).
+  // BE 2 (A, 2 nodes, 100 s): multicast [100, 200) to nodes 0 and 1; [200, 300).
+  // BE 3 (A, 1 node, 10 s): A reaches nodes 0 and 1 at 200, where they are busy until 300;
+  //   nodes 2 and 3 would need a new transfer [200, 300): a tie at 300, and the node holding
+  //   the image wins: [300, 310) on node 0, riding BE 2's multicast.
+  auto s = make_scheduler(staging_config::vm_reuse());
+  (void)s.submit(best_effort(1, 0, 4, 100, "B"), 0);
+  (void)s.submit(best_effort(2, 0, 2, 100, "A"), 0);
+  (void)s.submit(best_effort(3, 0, 1, 10, "A"), 0);
+  check(s);
+  CHECK(booked(s) == std::vector<std::pair<interval<T>, nodes>>{{{0, 100}, nodes{0, 1, 2, 3}},
+                                                                {{100, 200}, nodes{0, 1}}});
+  CHECK(s.lease(3).current->booked == interval<T>{300, 310});
+  CHECK(s.lease(3).current->nodes == nodes{0});
+  // BE 2 is withdrawn at 50. BE 3 (a future reservation: it keeps its booking) still needs
+  // the multicast on node 0, so the multicast keeps both destinations.
+  CHECK(s.withdraw(2, 50));
+  check(s);
+  CHECK(booked(s) == std::vector<std::pair<interval<T>, nodes>>{{{0, 100}, nodes{0, 1, 2, 3}},
+                                                                {{100, 200}, nodes{0, 1}}});
+  CHECK(s.lease(3).current->booked == interval<T>{300, 310});
+  CHECK(s.preparation_step().cache(1).find("A") != nullptr);
+  // BE 3 is withdrawn at 60: nobody needs the multicast any more. It is withdrawn whole and
+  // the copies it was bringing leave the caches.
+  CHECK(s.withdraw(3, 60));
+  check(s);
+  CHECK(booked(s) == std::vector<std::pair<interval<T>, nodes>>{{{0, 100}, nodes{0, 1, 2, 3}}});
+  for (const std::size_t node : nodes{0, 1, 2, 3})
+    CHECK(s.preparation_step().cache(node).find("A") == nullptr);
+}

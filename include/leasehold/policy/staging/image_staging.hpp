@@ -547,6 +547,15 @@ class image_staging {
   // The lease no longer needs what prepare booked (it ended, or it was unscheduled). Its
   // references are dropped; transfers nobody needs any more are released if they have not
   // started. Hits, misses and piggybacks count once the lease has begun.
+  //
+  // With shared templates (reuse), a transfer that still serves other leases keeps every
+  // destination, this lease's too: a multicast costs the link the same whatever its
+  // destinations, the template is reusable by any lease on the node, and a lease unbooked
+  // before it began is normally booked again at this very instant (slide-back or whole-queue
+  // re-planning), where it finds its image still arriving on time. Dropping those nodes made
+  // the re-booked lease wait for a new transfer queued behind the one it had just left (and
+  // slide-back then found the lease later than its own booking). A private copy (no reuse)
+  // serves only its lease: it stops going to a node as soon as nobody there needs it.
   void cancel(std::uint64_t id, time_type now) {
     sync(now);
     const auto it = holds_.find(id);
@@ -557,14 +566,16 @@ class image_staging {
       stats_.cache_misses += h.misses;
       stats_.piggybacks += h.piggybacks;
     }
+    std::vector<std::uint64_t> left;  // shared transfers this lease used, not started yet
     for (std::size_t node : h.refs) {
       caches_[node].release(h.key);
       if (const auto in = incoming_.find({node, h.key}); in != incoming_.end()) {
         transfer_type& tr = transfers_.at(in->second);
         tr.users.erase({id, node});
-        if (!has_started(tr, now) && no_user_for(tr, node, h.key) &&
-            caches_[node].find(h.key)->references == 0) {
-          // Nobody needs it on this node before it leaves: do not send it there.
+        if (has_started(tr, now)) continue;
+        if (config_.reuse) {
+          left.push_back(tr.id);
+        } else if (no_user_for(tr, node, h.key) && caches_[node].find(h.key)->references == 0) {
           (void)detach(node, h.key);
           caches_[node].erase(h.key);
         }
@@ -572,6 +583,10 @@ class image_staging {
         caches_[node].erase(h.key);
       }
     }
+    std::ranges::sort(left);
+    left.erase(std::unique(left.begin(), left.end()), left.end());
+    for (const std::uint64_t transfer : left)
+      if (transfers_.at(transfer).users.empty()) withdraw(transfer);
     // A private copy that arrived for a lease unbooked before it began is kept (unreferenced,
     // evictable): the lease is normally booked again at this very instant (the queue planned
     // again, or slide-back re-planning) and adopts it instead of fetching its image anew.
@@ -793,6 +808,19 @@ class image_staging {
           std::ranges::find(keep, node) != keep.end())
         continue;
       caches_[node].erase(key);
+    }
+  }
+
+  // A transfer that has not started and serves nobody: it is sent nowhere, and the copies it
+  // was bringing (unreferenced) are dropped; detach releases its slot on the link.
+  void withdraw(std::uint64_t transfer) {
+    std::vector<std::pair<std::size_t, std::string>> copies;
+    for (const auto& [where, via] : incoming_)
+      if (via == transfer) copies.push_back(where);
+    for (const auto& [node, key] : copies) {
+      (void)detach(node, key);
+      if (const auto* e = caches_[node].find(key); e != nullptr && e->references == 0)
+        caches_[node].erase(key);
     }
   }
 
