@@ -8,11 +8,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -98,6 +101,152 @@ inline bool read_exact(const std::string& text, double& value) {
   char* end = nullptr;
   value = std::strtod(text.c_str(), &end);
   return end == text.c_str() + text.size();
+}
+
+// ---- Shard files ------------------------------------------------------------------------
+//
+// Every sharded example writes one text file per shard, `shard-I-of-N.txt` in its shard
+// directory: a first line naming the example and the format, `shard I N`, the lines that
+// describe the sweep (the same in every shard of one sweep), one line per run the shard owns
+// (`run <index> ...`, every number exact) and an `end` line, which a file cut short (a killed
+// job) lacks. The merge step reads them all with shard_reader and refuses anything else.
+
+inline std::filesystem::path shard_path(const std::filesystem::path& dir, const shard& s) {
+  return dir / ("shard-" + std::to_string(s.index) + "-of-" + std::to_string(s.count) + ".txt");
+}
+
+// The first two lines of a shard file.
+inline std::string shard_file_header(const std::string& magic, const shard& s) {
+  return magic + "\nshard " + std::to_string(s.index) + ' ' + std::to_string(s.count) + '\n';
+}
+
+// The shard count N of the shard files (shard-I-of-N.txt) in `dir`: every shard 0..N-1 must
+// then be there. Returns std::nullopt after printing an error naming the directory when it
+// cannot be read, holds no shard file, or holds shards of different counts (files of an
+// earlier sweep: each sweep wants its own directory).
+inline std::optional<std::size_t> shard_count_in(const std::string& dir) {
+  std::optional<std::size_t> count;
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(dir, error), end; !error && it != end;
+       it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    std::size_t index = 0;
+    std::size_t n = 0;
+    char tail = 0;
+    if (std::sscanf(name.c_str(), "shard-%zu-of-%zu.tx%c", &index, &n, &tail) != 3) continue;
+    if (count && *count != n) {
+      std::cerr << "error: " << dir << " holds shards of different counts (" << *count << " and "
+                << n << ", e.g. " << it->path().string() << ")\n";
+      return std::nullopt;
+    }
+    count = n;
+  }
+  if (error) {
+    std::cerr << "error: cannot read directory " << dir << ": " << error.message() << '\n';
+    return std::nullopt;
+  }
+  if (!count || *count == 0) {
+    std::cerr << "error: no shard files (shard-I-of-N.txt) in " << dir << '\n';
+    return std::nullopt;
+  }
+  return count;
+}
+
+// Reads one shard file line by line; every error it reports names the file and the line.
+class shard_reader {
+ public:
+  shard_reader(std::filesystem::path path, shard expected)
+      : path_(std::move(path)), expected_(expected) {}
+
+  // Opens the file and checks its first two lines (`magic`, then `shard I N` of the shard
+  // expected). Returns false after printing an error.
+  bool open(const std::string& magic, const std::string& example) {
+    in_.open(path_);
+    if (!in_) {
+      std::cerr << "error: missing shard file " << path_.string() << " (shard " << expected_.index
+                << '/' << expected_.count << ")\n";
+      return false;
+    }
+    std::string line;
+    if (!next(line) || line != magic) return fail("not " + example + " shard file");
+    if (!next(line)) return fail("cut short (no shard line)");
+    std::istringstream fields(line);
+    std::string word;
+    shard recorded;
+    if (!(fields >> word >> recorded.index >> recorded.count) || word != "shard" ||
+        recorded.index != expected_.index || recorded.count != expected_.count)
+      return fail("expected 'shard " + std::to_string(expected_.index) + ' ' +
+                  std::to_string(expected_.count) + "', found '" + line + "'");
+    return true;
+  }
+
+  // The next line; false at the end of the file.
+  bool next(std::string& line) {
+    if (!std::getline(in_, line)) return false;
+    ++number_;
+    return true;
+  }
+
+  // The next line, which must be there; false after an error saying what is missing.
+  bool expect(std::string& line, const std::string& what) {
+    return next(line) || fail("cut short (no " + what + " line)");
+  }
+
+  // Prints "error: <path>: line <n>: <why>" and returns false.
+  bool fail(const std::string& why) const {
+    std::cerr << "error: " << path_.string() << ": line " << number_ << ": " << why << '\n';
+    return false;
+  }
+
+  // After the `end` line: nothing may follow. Returns false after printing an error.
+  bool at_end() {
+    std::string line;
+    return !next(line) || fail("text after the end line");
+  }
+
+  // Records that this shard holds run `run` of a sweep of `seen.size()` runs; an error when
+  // the run is not this shard's or was given before.
+  bool claim(std::size_t run, std::vector<bool>& seen) const {
+    if (run >= seen.size() || !expected_.owns(run))
+      return fail("run " + std::to_string(run) + " does not belong to shard " +
+                  std::to_string(expected_.index) + '/' + std::to_string(expected_.count) + " of " +
+                  std::to_string(seen.size()) + " runs");
+    if (seen[run]) return fail("run " + std::to_string(run) + " given twice");
+    seen[run] = true;
+    return true;
+  }
+
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+  shard expected_;
+  std::ifstream in_;
+  std::size_t number_ = 0;
+};
+
+// After every shard file of `dir` was read: each run of the sweep must have been in one.
+// Returns false after printing an error naming the first run missing.
+inline bool every_run_seen(const std::vector<bool>& seen, const std::string& dir) {
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    if (!seen[i]) {
+      std::cerr << "error: run " << i << " is in no shard file of " << dir << '\n';
+      return false;
+    }
+  return true;
+}
+
+// The exact doubles of a line's fields, read back by read_exact: `count` of them from
+// `fields`. False when one is missing or malformed.
+inline bool read_exact_fields(std::istream& fields, std::size_t count, std::vector<double>& out) {
+  out.clear();
+  std::string word;
+  for (std::size_t i = 0; i < count; ++i) {
+    double value = 0.0;
+    if (!(fields >> word) || !read_exact(word, value)) return false;
+    out.push_back(value);
+  }
+  return true;
 }
 
 }  // namespace examples
