@@ -339,8 +339,7 @@ std::string shard_text(const sweep_description& d, const examples::shard& sh,
   out << examples::shard_file_header(shard_magic, sh) << "sweep " << d.slices << ' ' << d.first
       << ' ' << d.seed << ' ' << d.synthetic << ' ' << d.runs() << "\nloads " << exact_list(d.loads)
       << "\nincentives " << exact_list(d.incentives) << "\nsource " << d.source << '\n';
-  std::istringstream said(d.said);
-  for (std::string line; std::getline(said, line);) out << "said " << line << '\n';
+  out << examples::said_lines(d.said);
   for (std::size_t i = 0; i < results.size(); ++i) {
     if (!sh.owns(i)) continue;
     out << "run " << i;
@@ -386,45 +385,23 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, bo
                 std::vector<run_result>& results, std::vector<bool>& seen) {
   examples::shard_reader in(path, sh);
   if (!in.open(shard_magic, "an adaptive_requests")) return false;
-  std::string line;
-  std::size_t k = 0;
-  // The loads first: the sweep line's run count is checked against them.
-  for (const std::string kind : {"sweep", "loads", "incentives", "source"}) {
-    if (!in.expect(line, kind)) return false;
-    if (!line.starts_with(kind + ' ')) return in.fail("expected the " + kind + " line");
-    if (first) {
-      sweep_lines.push_back(line);
-      if (kind == "loads" && !parse_sweep_line(kind, line, d))
-        return in.fail("malformed loads line '" + line + "'");
-    } else if (line != sweep_lines[k]) {
-      return in.fail("a different sweep than the first shard's ('" + line + "')");
-    }
-    ++k;
-  }
-  if (first) {
-    for (std::size_t j = 0; j < sweep_lines.size(); ++j) {
+  // The sweep's lines; the loads are parsed first, since the sweep line's run count is
+  // checked against them.
+  if (!in.sweep_lines({"sweep", "loads", "incentives", "source"}, sweep_lines, first)) return false;
+  constexpr std::size_t parse_order[] = {1, 0, 2, 3};
+  if (first)
+    for (const std::size_t j : parse_order) {
       const std::string kind = sweep_lines[j].substr(0, sweep_lines[j].find(' '));
-      if (kind != "loads" && !parse_sweep_line(kind, sweep_lines[j], d)) {
-        std::cerr << "error: " << path.string() << ": line " << j + 3 << ": malformed " << kind
-                  << " line '" << sweep_lines[j] << "'\n";
-        return false;
-      }
+      if (!parse_sweep_line(kind, sweep_lines[j], d))  // lines 3 to 6 of the file
+        return in.fail_at(j + 3, "malformed " + kind + " line '" + sweep_lines[j] + "'");
     }
+  if (first) {
     results.assign(d.runs(), run_result{});
     seen.assign(d.runs(), false);
   }
-  std::string said;
-  bool said_checked = false;
-  while (in.next(line)) {
-    if (line.starts_with("said ") && !said_checked) {
-      said += line.substr(5) + '\n';
-      continue;
-    }
-    if (!said_checked) {
-      if (first) d.said = said;
-      if (said != d.said) return in.fail("a different sweep than the first shard's (said lines)");
-      said_checked = true;
-    }
+  std::string line;
+  if (!in.said_lines(d.said, first, line)) return false;
+  for (;;) {
     if (line == "end") return in.at_end();
     std::istringstream fields(line);
     std::string word;
@@ -447,8 +424,8 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, bo
                      std::to_string(r.incentive_gain.size()) + " incentive gains, expected " +
                      std::to_string(expected));
     results[i] = std::move(r);
+    if (!in.next(line)) return in.fail("cut short (no end line)");
   }
-  return in.fail("cut short (no end line)");
 }
 
 // The tables (standard output), the CSV and the SVG of the whole sweep from every run's

@@ -193,15 +193,54 @@ class shard_reader {
   }
 
   // Prints "error: <path>: line <n>: <why>" and returns false.
-  bool fail(const std::string& why) const {
-    std::cerr << "error: " << path_.string() << ": line " << number_ << ": " << why << '\n';
+  bool fail(const std::string& why) const { return fail_at(number_, why); }
+
+  // The same for line `number`, read before.
+  bool fail_at(std::size_t number, const std::string& why) const {
+    std::cerr << "error: " << path_.string() << ": line " << number << ": " << why << '\n';
     return false;
   }
+
+  // The number of the line last read (the first is 1).
+  [[nodiscard]] std::size_t line_number() const { return number_; }
 
   // After the `end` line: nothing may follow. Returns false after printing an error.
   bool at_end() {
     std::string line;
     return !next(line) || fail("text after the end line");
+  }
+
+  // The lines that describe the sweep, one of each kind in `kinds` in that order (each starts
+  // with its kind and a space). The first shard's are stored in `lines`; every other shard's
+  // must equal them, or the shards are of different sweeps.
+  bool sweep_lines(const std::vector<std::string>& kinds, std::vector<std::string>& lines,
+                   bool first) {
+    if (first) lines.clear();
+    std::string line;
+    for (std::size_t k = 0; k < kinds.size(); ++k) {
+      if (!expect(line, kinds[k])) return false;
+      if (!line.starts_with(kinds[k] + ' ')) return fail("expected the " + kinds[k] + " line");
+      if (first)
+        lines.push_back(line);
+      else if (line != lines[k])
+        return fail("a different sweep than the first shard's ('" + line + "')");
+    }
+    return true;
+  }
+
+  // The `said` lines after the sweep's (what the program printed before its runs, for the
+  // merge to print again; see said_lines), the same in every shard: the first shard's become
+  // `said`. Leaves the first line after them in `line`.
+  bool said_lines(std::string& said, bool first, std::string& line) {
+    std::string here;
+    while (next(line)) {
+      if (!line.starts_with("said ")) {
+        if (first) said = here;
+        return here == said || fail("a different sweep than the first shard's (said lines)");
+      }
+      here += line.substr(5) + '\n';
+    }
+    return fail("cut short (no end line)");
   }
 
   // Records that this shard holds run `run` of a sweep of `seen.size()` runs; an error when
@@ -224,6 +263,14 @@ class shard_reader {
   std::ifstream in_;
   std::size_t number_ = 0;
 };
+
+// Standard output printed before the runs, as `said` lines of a shard file.
+inline std::string said_lines(const std::string& said) {
+  std::string text;
+  std::istringstream lines(said);
+  for (std::string line; std::getline(lines, line);) text += "said " + line + '\n';
+  return text;
+}
 
 // After every shard file of `dir` was read: each run of the sweep must have been in one.
 // Returns false after printing an error naming the first run missing.
