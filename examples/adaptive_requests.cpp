@@ -399,33 +399,21 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, bo
     results.assign(d.runs(), run_result{});
     seen.assign(d.runs(), false);
   }
-  std::string line;
-  if (!in.said_lines(d.said, first, line)) return false;
-  for (;;) {
-    if (line == "end") return in.at_end();
-    std::istringstream fields(line);
-    std::string word;
-    std::size_t i = 0;
+  return in.said_and_runs(d.said, first, seen, [&](std::size_t i, std::istream& fields) {
     run_result r;
     std::vector<double> values;
-    bool good =
-        fields >> word >> i && word == "run" &&
-        examples::read_exact_fields(fields, series_count * std::size(point_fields), values) &&
-        read_exact_list(fields, r.incentive_gain) && fields.eof();
-    if (good)
-      for (std::size_t v = 0; v < values.size(); ++v)
-        r.points[v / std::size(point_fields)].*point_fields[v % std::size(point_fields)] =
-            values[v];
-    if (!good) return in.fail("malformed run line '" + line + "'");
-    if (!in.claim(i, seen)) return false;
+    if (!examples::read_exact_fields(fields, series_count * std::size(point_fields), values) ||
+        !read_exact_list(fields, r.incentive_gain) || !fields.eof())
+      return std::string("malformed");
+    for (std::size_t v = 0; v < values.size(); ++v)
+      r.points[v / std::size(point_fields)].*point_fields[v % std::size(point_fields)] = values[v];
     const std::size_t expected = d.loads[i % d.loads.size()] == 0.5 ? d.incentives.size() : 0;
     if (r.incentive_gain.size() != expected)
-      return in.fail("run " + std::to_string(i) + " has " +
-                     std::to_string(r.incentive_gain.size()) + " incentive gains, expected " +
-                     std::to_string(expected));
+      return "run " + std::to_string(i) + " has " + std::to_string(r.incentive_gain.size()) +
+             " incentive gains, expected " + std::to_string(expected);
     results[i] = std::move(r);
-    if (!in.next(line)) return in.fail("cut short (no end line)");
-  }
+    return std::string();
+  });
 }
 
 // The tables (standard output), the CSV and the SVG of the whole sweep from every run's
@@ -532,9 +520,6 @@ int main(int argc, char** argv) {
   bool full = false;
   std::string trace = std::string(LEASEHOLD_SHARED_DIR) + "/traces/SDSC-SP2-1998-4.2-cln.swf.gz";
   std::vector<double> load_percents{0, 25, 50};
-  std::string shard_option;
-  std::string shard_dir = "adaptive_requests_shards";
-  std::string merge_dir;
   CLI::App app{
       "Netto & Buyya's adaptive resource allocation requests (Figs. 4-9) on the SDSC SP2 log "
       "in 15-day slices."};
@@ -566,60 +551,35 @@ int main(int argc, char** argv) {
       app.add_flag("--synthetic", synthetic,
                    "the documented synthetic workload (250 jobs / 15 days) instead of a trace")
           ->excludes(trace_option);
-  auto* shard_opt =
-      app.add_option("--shard", shard_option,
-                     "run only the runs (slice, load) whose index slice x loads + load is I "
-                     "modulo N (0 <= I < N) and write their per-slice results to --shard-dir; "
-                     "default from SLURM_ARRAY_TASK_ID/_MIN/_COUNT")
-          ->check(examples::shard_form());
-  auto* shard_dir_opt =
-      app.add_option("--shard-dir", shard_dir, "where a shard writes shard-I-of-N.txt");
-  app.add_option("--merge", merge_dir,
-                 "run nothing: take the trimmed means over the shard files in this directory "
-                 "and write the tables, CSV and SVG (the sweep is read from the files)")
-      // The sweep is the one the shards recorded: options choosing another would be ignored.
-      ->excludes(full_option)
-      ->excludes(slices_option)
-      ->excludes(first_option)
-      ->excludes(loads_option)
-      ->excludes(seed_option)
-      ->excludes(per_job_option)
-      ->excludes(trace_option)
-      ->excludes(synthetic_option)
-      ->excludes(shard_opt)
-      ->excludes(shard_dir_opt);
+  examples::shard_options shards;
+  shards.add(app, "adaptive_requests_shards",
+             "run only the runs (slice, load) whose index slice x loads + load is I modulo N",
+             "run nothing: take the trimmed means over the shard files in this directory and "
+             "write the tables, CSV and SVG (the sweep is read from the files)",
+             {full_option, slices_option, first_option, loads_option, seed_option, per_job_option,
+              trace_option, synthetic_option});
   // Per-request rows are written as runs finish, by one process only.
-  per_job_option->excludes(shard_opt);
+  per_job_option->excludes(shards.shard_option);
   if (const auto code = examples::parse(app, argc, argv)) return *code;
   // The output directory first, so that a bad --out fails before minutes of simulation.
   const std::filesystem::path dir(out_dir);
 
-  if (!merge_dir.empty()) {
+  if (!shards.merge_dir.empty()) {
     if (!examples::make_directories(dir)) return 1;
-    const auto count = examples::shard_count_in(merge_dir);
-    if (!count) return 1;
     sweep_description d;
     std::vector<std::string> sweep_lines;
     std::vector<run_result> results;
     std::vector<bool> seen;
-    for (std::size_t i = 0; i < *count; ++i) {
-      const examples::shard sh{i, *count};
-      if (!read_shard(examples::shard_path(merge_dir, sh), sh, i == 0, d, sweep_lines, results,
-                      seen))
-        return 1;
-    }
-    if (!examples::every_run_seen(seen, merge_dir)) return 1;
+    if (!examples::read_shards(
+            shards.merge_dir, seen, [&](const auto& path, const auto& sh, bool first_shard) {
+              return read_shard(path, sh, first_shard, d, sweep_lines, results, seen);
+            }))
+      return 1;
     std::cout << d.said;
     return report(d, results, dir);
   }
 
-  std::optional<examples::shard> shard;
-  if (!shard_option.empty()) {
-    shard.emplace();
-    (void)examples::parse_shard(shard_option, *shard);  // validated by the option's check
-  } else {
-    shard = examples::slurm_array_shard();
-  }
+  const std::optional<examples::shard> shard = shards.chosen();
 
   if (full && slices_option->count() == 0) slice_count = 1000;
   if (full && loads_option->count() == 0) load_percents = {0, 10, 20, 30, 40, 50};
@@ -634,7 +594,7 @@ int main(int argc, char** argv) {
   std::ranges::sort(loads);
   loads.erase(std::unique(loads.begin(), loads.end()), loads.end());
 
-  if (!examples::make_directories(shard ? std::filesystem::path(shard_dir) : dir)) return 1;
+  if (!examples::make_directories(shard ? std::filesystem::path(shards.dir) : dir)) return 1;
   std::ofstream per_job;
   if (!per_job_path.empty()) {
     if (!examples::open_output(per_job, per_job_path)) return 1;
@@ -741,11 +701,11 @@ int main(int argc, char** argv) {
   if (per_job.is_open() && !examples::close_output(per_job, per_job_path)) return 1;
 
   if (shard) {
-    const auto path = examples::shard_path(shard_dir, *shard);
+    const auto path = examples::shard_path(shards.dir, *shard);
     if (!examples::write_file(path, shard_text(d, *shard, results))) return 1;
     std::cout << "Shard " << shard->index << '/' << shard->count << ": " << mine.size() << " of "
               << d.runs() << " (slice, load) runs; per-slice results in " << path.string()
-              << " (build the tables with --merge " << shard_dir << ")\n";
+              << " (build the tables with --merge " << shards.dir << ")\n";
     return 0;
   }
   if (const int code = report(d, results, dir); code != 0) return code;

@@ -88,10 +88,8 @@ struct options {
   bool synthetic = false;
   std::string csv = "free_list_vs_slots.csv";
   std::string svg = "free_list_vs_slots.svg";
-  bool timing = true;  // --no-timing: leave the runtimes out, so that outputs compare
-  std::string shard;   // --shard I/N
-  std::string shard_dir = "free_list_vs_slots_shards";
-  std::string merge_dir;
+  bool timing = true;              // --no-timing: leave the runtimes out, so that outputs compare
+  examples::shard_options shards;  // --shard I/N, --shard-dir, --merge DIR
 };
 
 // ---- Workload -------------------------------------------------------------------------------
@@ -425,28 +423,21 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, bo
     results.assign(d.runs(), outcome{});
     seen.assign(d.runs(), false);
   }
-  std::string line;
-  if (!in.said_lines(d.said, first, line)) return false;
-  for (;;) {
-    if (line == "end") return in.at_end();
-    std::istringstream fields(line);
-    std::string word;
-    std::size_t i = 0;
+  return in.said_and_runs(d.said, first, seen, [&](std::size_t i, std::istream& fields) {
     outcome o;
     std::vector<double> load;
     std::vector<double> times;
-    if (!(fields >> word >> i) || word != "run" || !examples::read_exact_fields(fields, 1, load) ||
-        !(fields >> o.counted >> o.accepted) || !examples::read_exact_fields(fields, 3, times) ||
-        !fields.eof() || o.counted == 0 || o.accepted > o.counted)
-      return in.fail("malformed run line '" + line + "'");
-    if (!in.claim(i, seen)) return false;
+    if (!examples::read_exact_fields(fields, 1, load) || !(fields >> o.counted >> o.accepted) ||
+        !examples::read_exact_fields(fields, 3, times) || !fields.eof() || o.counted == 0 ||
+        o.accepted > o.counted)
+      return std::string("malformed");
     o.load = load[0];
     o.reserve_us = times[0];
     o.advance_us = times[1];
     o.reserve_us_median_run = times[2];
     results[i] = o;
-    if (!in.next(line)) return in.fail("cut short (no end line)");
-  }
+    return std::string();
+  });
 }
 
 // The table, the CSV and the SVG of the whole sweep, the same whether its runs were done here
@@ -513,27 +504,13 @@ std::optional<int> parse(int argc, char** argv, options& opts) {
   app.add_flag("--no-timing", no_timing,
                "leave the runtimes out of the table and the CSV, and plot success rate against "
                "offered load (outputs that compare byte for byte)");
-  auto* shard = app.add_option("--shard", opts.shard,
-                               "run only the runs (inter-arrival time, scheduler) whose index "
-                               "inter-arrival x 6 + scheduler is I modulo N (0 <= I < N) and "
-                               "write their results to --shard-dir; default from "
-                               "SLURM_ARRAY_TASK_ID/_MIN/_COUNT")
-                    ->check(examples::shard_form());
-  auto* shard_dir =
-      app.add_option("--shard-dir", opts.shard_dir, "where a shard writes shard-I-of-N.txt");
-  app.add_option("--merge", opts.merge_dir,
-                 "run nothing: build the table, CSV and SVG from the shard files in this "
-                 "directory (the sweep is read from them)")
-      // The sweep is the one the shards recorded: options choosing another would be ignored.
-      ->excludes(jobs)
-      ->excludes(app.get_option("--interarrival"))
-      ->excludes(repetitions)
-      ->excludes(app.get_option("--seed"))
-      ->excludes(trace)
-      ->excludes(app.get_option("--synthetic"))
-      ->excludes(full_option)
-      ->excludes(shard)
-      ->excludes(shard_dir);
+  opts.shards.add(app, "free_list_vs_slots_shards",
+                  "run only the runs (inter-arrival time, scheduler) whose index "
+                  "inter-arrival x 6 + scheduler is I modulo N",
+                  "run nothing: build the table, CSV and SVG from the shard files in this "
+                  "directory (the sweep is read from them)",
+                  {jobs, app.get_option("--interarrival"), repetitions, app.get_option("--seed"),
+                   trace, app.get_option("--synthetic"), full_option});
   if (const auto code = examples::parse(app, argc, argv)) return code;
   opts.timing = !no_timing;
   if (full && jobs->count() == 0) opts.jobs = 20'000;
@@ -551,32 +528,22 @@ int main(int argc, char** argv) {
     if (!examples::make_parent_directories(opts.csv) ||
         !examples::make_parent_directories(opts.svg))
       return 1;
-    if (!opts.merge_dir.empty()) {
-      const auto count = examples::shard_count_in(opts.merge_dir);
-      if (!count) return 1;
+    if (!opts.shards.merge_dir.empty()) {
       sweep_description d;
       std::vector<std::string> sweep_lines;
       std::vector<outcome> results;
       std::vector<bool> seen;
-      for (std::size_t i = 0; i < *count; ++i) {
-        const examples::shard sh{i, *count};
-        if (!read_shard(examples::shard_path(opts.merge_dir, sh), sh, i == 0, d, sweep_lines,
-                        results, seen))
-          return 1;
-      }
-      if (!examples::every_run_seen(seen, opts.merge_dir)) return 1;
+      if (!examples::read_shards(
+              opts.shards.merge_dir, seen, [&](const auto& path, const auto& sh, bool first_shard) {
+                return read_shard(path, sh, first_shard, d, sweep_lines, results, seen);
+              }))
+        return 1;
       std::cout << d.said;
       return report(d, std::move(results), opts);
     }
 
-    std::optional<examples::shard> shard;
-    if (!opts.shard.empty()) {
-      shard.emplace();
-      (void)examples::parse_shard(opts.shard, *shard);  // validated by the option's check
-    } else {
-      shard = examples::slurm_array_shard();
-    }
-    if (shard && !examples::make_directories(opts.shard_dir)) return 1;
+    const std::optional<examples::shard> shard = opts.shards.chosen();
+    if (shard && !examples::make_directories(opts.shards.dir)) return 1;
 
     sweep_description d{.jobs = opts.jobs,
                         .repetitions = opts.repetitions,
@@ -616,11 +583,11 @@ int main(int argc, char** argv) {
       ++ran;
     }
     if (shard) {
-      const auto path = examples::shard_path(opts.shard_dir, *shard);
+      const auto path = examples::shard_path(opts.shards.dir, *shard);
       if (!examples::write_file(path, shard_text(d, *shard, results))) return 1;
       std::cout << "Shard " << shard->index << '/' << shard->count << ": " << ran << " of "
                 << d.runs() << " runs; results in " << path.string() << " (build the table with "
-                << "--merge " << opts.shard_dir << ")\n";
+                << "--merge " << opts.shards.dir << ")\n";
       return 0;
     }
     return report(d, std::move(results), opts);

@@ -667,9 +667,6 @@ int main(int argc, char** argv) {
   sweep s;
   unsigned jobs = 2;
   std::string csv_path = "haizea_experiment.csv";
-  std::string shard_option;
-  std::string shard_dir = "haizea_shards";
-  std::string merge_dir;
   bool no_timing = false;
   std::vector<std::string> config_names;
   for (const auto& c : configurations()) config_names.push_back(c.name);
@@ -729,31 +726,15 @@ int main(int argc, char** argv) {
   std::string leases_path;
   auto* leases_opt = app.add_option("--leases", leases_path,
                                     "also write one CSV row per lease of every run to this file");
-  auto* shard_opt =
-      app.add_option("--shard", shard_option,
-                     "run only runs whose index is I modulo N (0 <= I < N) and write their raw "
-                     "results to --shard-dir; default from SLURM_ARRAY_TASK_ID/_MIN/_COUNT")
-          ->check(examples::shard_form());
-  auto* shard_dir_opt =
-      app.add_option("--shard-dir", shard_dir, "where a shard writes shard-I-of-N.txt");
-  app.add_option("--merge", merge_dir,
-                 "run nothing: build the tables and the CSV from the shard files in this "
-                 "directory (the sweep options are read from them)")
-      // The sweep is the one the shards recorded: options choosing another would be ignored.
-      ->excludes(shard_opt)
-      ->excludes(shard_dir_opt)
-      ->excludes(all_opt)
-      ->excludes(generated_opt)
-      ->excludes(jobs_opt)
-      ->excludes(seed_opt)
-      ->excludes(days_opt)
-      ->excludes(configs_opt)
-      ->excludes(haizea_opt)
-      ->excludes(cancelled_opt)
-      ->excludes(piggyback_opt)
-      ->excludes(image_rate_opt)
-      ->excludes(leases_opt)
-      ->excludes(rho_opt);
+  examples::shard_options shards;
+  shards.add(app, "haizea_shards", "run only runs whose index is I modulo N",
+             "run nothing: build the tables and the CSV from the shard files in this directory "
+             "(the sweep options are read from them)",
+             {all_opt, generated_opt, jobs_opt, seed_opt, days_opt, configs_opt, haizea_opt,
+              cancelled_opt, piggyback_opt, image_rate_opt, leases_opt, rho_opt});
+  auto* shard_opt = shards.shard_option;
+  const std::string& merge_dir = shards.merge_dir;
+  const std::string& shard_dir = shards.dir;
   std::string per_job_path;
   auto* per_job_opt = app.add_option(
       "--per-job", per_job_path,
@@ -761,7 +742,7 @@ int main(int argc, char** argv) {
       "submission_time, ..., stretch, allocated_resources) to this file, with the run's "
       "workload, configuration, seed, days, cancelled, haizea_choices and leasehold_version");
   leases_opt->excludes(shard_opt);
-  per_job_opt->excludes(shard_opt)->excludes(app.get_option("--merge"));
+  per_job_opt->excludes(shard_opt)->excludes(shards.merge_option);
   // Shard files record the sweep without the column choice, so a subset of columns is for
   // single-process runs only (the demo's).
   rho_opt->excludes(shard_opt)->excludes(all_opt);
@@ -805,13 +786,7 @@ int main(int argc, char** argv) {
     return report(workloads, tasks, results, configs, s, &csv, csv_path, timing, svg_path);
   }
 
-  std::optional<examples::shard> shard;
-  if (!shard_option.empty()) {
-    shard.emplace();
-    (void)examples::parse_shard(shard_option, *shard);  // validated by the option's check
-  } else {
-    shard = examples::slurm_array_shard();
-  }
+  const std::optional<examples::shard> shard = shards.chosen();
 
   const std::filesystem::path data =
       std::filesystem::path(LEASEHOLD_SHARED_DIR) / "haizea-workloads";

@@ -152,6 +152,13 @@ inline std::optional<std::size_t> shard_count_in(const std::string& dir) {
   return count;
 }
 
+// A run index: digits only, the whole text, in range.
+inline bool parse_index(const std::string& text, std::size_t& index) {
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, index);
+  return !text.empty() && ec == std::errc{} && ptr == end;
+}
+
 // Reads one shard file line by line; every error it reports names the file and the line.
 class shard_reader {
  public:
@@ -243,6 +250,29 @@ class shard_reader {
     return fail("cut short (no end line)");
   }
 
+  // The `said` lines, then the run lines up to the `end` line. For each `run <index> ...` the
+  // run is claimed (see claim) and `parse(index, fields)` reads and stores the rest of the line,
+  // returning an empty string, "malformed", or another reason the line is wrong.
+  template <class Parse>
+  bool said_and_runs(std::string& said, bool first, std::vector<bool>& seen, Parse parse) {
+    std::string line;
+    if (!said_lines(said, first, line)) return false;
+    for (;;) {
+      if (line == "end") return at_end();
+      std::istringstream fields(line);
+      std::string word;
+      std::string index_text;
+      std::size_t index = 0;
+      const bool numbered = static_cast<bool>(fields >> word >> index_text) && word == "run" &&
+                            parse_index(index_text, index);
+      if (!numbered) return fail("malformed run line '" + line + "'");
+      if (!claim(index, seen)) return false;
+      if (const std::string why = parse(index, fields); !why.empty())
+        return fail(why == "malformed" ? "malformed run line '" + line + "'" : why);
+      if (!next(line)) return fail("cut short (no end line)");
+    }
+  }
+
   // Records that this shard holds run `run` of a sweep of `seen.size()` runs; an error when
   // the run is not this shard's or was given before.
   bool claim(std::size_t run, std::vector<bool>& seen) const {
@@ -264,14 +294,6 @@ class shard_reader {
   std::size_t number_ = 0;
 };
 
-// Standard output printed before the runs, as `said` lines of a shard file.
-inline std::string said_lines(const std::string& said) {
-  std::string text;
-  std::istringstream lines(said);
-  for (std::string line; std::getline(lines, line);) text += "said " + line + '\n';
-  return text;
-}
-
 // After every shard file of `dir` was read: each run of the sweep must have been in one.
 // Returns false after printing an error naming the first run missing.
 inline bool every_run_seen(const std::vector<bool>& seen, const std::string& dir) {
@@ -281,6 +303,65 @@ inline bool every_run_seen(const std::vector<bool>& seen, const std::string& dir
       return false;
     }
   return true;
+}
+
+// Reads the shard files of `dir` in order with `read(path, shard, first)`, which reports its
+// own errors; then checks that each of the `seen.size()` runs was in one of them. Returns false
+// after printing an error.
+template <class Read>
+bool read_shards(const std::string& dir, std::vector<bool>& seen, Read read) {
+  const auto count = shard_count_in(dir);
+  if (!count) return false;
+  for (std::size_t i = 0; i < *count; ++i) {
+    const shard sh{i, *count};
+    if (!read(shard_path(dir, sh), sh, i == 0)) return false;
+  }
+  return every_run_seen(seen, dir);
+}
+
+// The options of a sweep that can be split: --shard I/N (else a Slurm job array's
+// variables), --shard-dir and --merge DIR. --merge excludes the shard options and every option
+// that chooses the sweep (the merge takes the sweep the shards recorded: such an option would
+// be ignored).
+struct shard_options {
+  std::string shard_text;
+  std::string dir;
+  std::string merge_dir;
+  CLI::Option* shard_option = nullptr;
+  CLI::Option* merge_option = nullptr;
+
+  // `runs` says which runs --shard picks; `merge` what --merge builds.
+  void add(CLI::App& app, const std::string& default_dir, const std::string& runs,
+           const std::string& merge, const std::vector<CLI::Option*>& sweep_options) {
+    dir = default_dir;
+    shard_option = app.add_option("--shard", shard_text,
+                                  runs +
+                                      " (0 <= I < N) and write their raw results to "
+                                      "--shard-dir; default from "
+                                      "SLURM_ARRAY_TASK_ID/_MIN/_COUNT")
+                       ->check(shard_form());
+    auto* dir_option = app.add_option("--shard-dir", dir, "where a shard writes shard-I-of-N.txt");
+    merge_option =
+        app.add_option("--merge", merge_dir, merge)->excludes(shard_option)->excludes(dir_option);
+    for (CLI::Option* option : sweep_options) merge_option->excludes(option);
+  }
+
+  // This process's shard: --shard's, else the Slurm job array's (exits 2 when its variables
+  // make none), else none (the whole sweep).
+  [[nodiscard]] std::optional<shard> chosen() const {
+    if (shard_text.empty()) return slurm_array_shard();
+    shard s;
+    (void)parse_shard(shard_text, s);  // validated by the option's check
+    return s;
+  }
+};
+
+// Standard output printed before the runs, as `said` lines of a shard file.
+inline std::string said_lines(const std::string& said) {
+  std::string text;
+  std::istringstream lines(said);
+  for (std::string line; std::getline(lines, line);) text += "said " + line + '\n';
+  return text;
 }
 
 // The exact doubles of a line's fields, read back by read_exact: `count` of them from
