@@ -13,7 +13,8 @@
 // is the experiment of docs/performance.md (20,000 jobs, 5 repetitions).
 //
 // A run of the sweep is one scheduler on one inter-arrival time's stream (run index
-// inter-arrival x 6 + scheduler); `--shard I/N` (or a Slurm job array's variables) runs those
+// scheduler x inter-arrival times + inter-arrival time, so that the costly 900,000-slot runs
+// are spread over the shards); `--shard I/N` (or a Slurm job array's variables) runs those
 // whose index is I modulo N and writes their results to --shard-dir/shard-I-of-N.txt, and
 // `--merge DIR` builds the table, CSV and SVG from the shard files (docs/sweeps.md). Success
 // rates and loads do not depend on the machine, so with --no-timing (no runtime columns; the
@@ -443,21 +444,13 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, bo
 // The table, the CSV and the SVG of the whole sweep, the same whether its runs were done here
 // or read from shards.
 int report(const sweep_description& d, std::vector<outcome> results, const options& opts) {
+  // Run index scheduler x gaps + gap: in index order the table and the plot read one scheduler
+  // at a time, its gaps in the order given.
+  const std::size_t gaps = d.interarrival_s.size();
   for (std::size_t i = 0; i < results.size(); ++i) {
-    results[i].scheduler = schedulers()[i % schedulers().size()].name;
-    results[i].interarrival_s = d.interarrival_s[i / schedulers().size()];
+    results[i].scheduler = schedulers()[i / gaps].name;
+    results[i].interarrival_s = d.interarrival_s[i % gaps];
   }
-  // Group by scheduler (in the order they ran) so the table and the plot read one series at a
-  // time.
-  std::vector<std::string> order;
-  for (const outcome& o : results)
-    if (std::find(order.begin(), order.end(), o.scheduler) == order.end())
-      order.push_back(o.scheduler);
-  const auto rank = [&order](const outcome& o) {
-    return std::find(order.begin(), order.end(), o.scheduler) - order.begin();
-  };
-  std::stable_sort(results.begin(), results.end(),
-                   [&rank](const outcome& a, const outcome& b) { return rank(a) < rank(b); });
   print_table(results, opts.timing);
   if (!write_csv(opts.csv, results, opts.timing)) return 1;
   if (!write_svg(opts.svg, results, std::to_string(d.jobs) + " jobs per point from " + d.source,
@@ -506,7 +499,7 @@ std::optional<int> parse(int argc, char** argv, options& opts) {
                "offered load (outputs that compare byte for byte)");
   opts.shards.add(app, "free_list_vs_slots_shards",
                   "run only the runs (inter-arrival time, scheduler) whose index "
-                  "inter-arrival x 6 + scheduler is I modulo N",
+                  "scheduler x inter-arrival times + inter-arrival time is I modulo N",
                   "run nothing: build the table, CSV and SVG from the shard files in this "
                   "directory (the sweep is read from them)",
                   {jobs, app.get_option("--interarrival"), repetitions, app.get_option("--seed"),
@@ -563,23 +556,21 @@ int main(int argc, char** argv) {
 
     // The runs of the sweep (or of this shard) in index order, each inter-arrival time's stream
     // made once, when its first run comes.
-    const std::size_t per_gap = schedulers().size();
+    const std::size_t gaps = d.interarrival_s.size();
     std::vector<outcome> results(d.runs());
-    std::size_t made_for = d.runs();
-    std::vector<job> jobs;
-    double load = 0;
+    std::vector<std::vector<job>> streams(gaps);
+    std::vector<double> loads(gaps);
     std::size_t ran = 0;
     for (std::size_t i = 0; i < d.runs(); ++i) {
       if (shard && !shard->owns(i)) continue;
-      const std::size_t g = i / per_gap;
-      if (made_for != g) {
+      const std::size_t g = i % gaps;
+      if (streams[g].empty()) {
         const tick gap = d.interarrival_s[g];
-        jobs = make_jobs(shapes, gap, opts.jobs, opts.seed + static_cast<std::uint64_t>(gap));
-        load = offered_load(jobs);
-        made_for = g;
+        streams[g] = make_jobs(shapes, gap, opts.jobs, opts.seed + static_cast<std::uint64_t>(gap));
+        loads[g] = offered_load(streams[g]);
       }
-      results[i] = schedulers()[i % per_gap].run(jobs, opts.repetitions);
-      results[i].load = load;
+      results[i] = schedulers()[i / gaps].run(streams[g], opts.repetitions);
+      results[i].load = loads[g];
       ++ran;
     }
     if (shard) {
