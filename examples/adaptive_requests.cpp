@@ -366,7 +366,8 @@ bool parse_sweep_line(const std::string& kind, const std::string& line, sweep_de
   if (kind == "sweep") {
     std::size_t runs = 0;
     return fields >> d.slices >> d.first >> d.seed >> d.synthetic >> runs && fields.eof() &&
-           d.slices > 0 && runs == d.slices * std::max<std::size_t>(d.loads.size(), 1);
+           d.slices > 0 && d.slices <= 1000 &&
+           runs == d.slices * std::max<std::size_t>(d.loads.size(), 1);
   }
   if (kind == "loads")
     return read_exact_list(fields, d.loads) && fields.eof() && !d.loads.empty() &&
@@ -389,13 +390,12 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, bo
   // checked against them.
   if (!in.sweep_lines({"sweep", "loads", "incentives", "source"}, sweep_lines, first)) return false;
   constexpr std::size_t parse_order[] = {1, 0, 2, 3};
-  if (first)
+  if (first) {
     for (const std::size_t j : parse_order) {
       const std::string kind = sweep_lines[j].substr(0, sweep_lines[j].find(' '));
       if (!parse_sweep_line(kind, sweep_lines[j], d))  // lines 3 to 6 of the file
         return in.fail_at(j + 3, "malformed " + kind + " line '" + sweep_lines[j] + "'");
     }
-  if (first) {
     results.assign(d.runs(), run_result{});
     seen.assign(d.runs(), false);
   }
