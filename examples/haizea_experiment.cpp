@@ -373,18 +373,13 @@ void print_best_effort(const sweep& s, const best_effort_summary& b) {
 // the same bits a single process would have. One token per field, one run per line.
 constexpr const char* shard_magic = "leasehold-haizea-shard 1";
 
-std::filesystem::path shard_path(const std::filesystem::path& dir, const examples::shard& s) {
-  return dir / ("shard-" + std::to_string(s.index) + "-of-" + std::to_string(s.count) + ".txt");
-}
-
 std::string shard_text(const sweep& s, const examples::shard& sh, const best_effort_summary& b,
                        const std::vector<task>& tasks, const std::vector<outcome>& results) {
   std::ostringstream out;
-  out << shard_magic << "\nshard " << sh.index << ' ' << sh.count << "\nsweep " << s.all << ' '
-      << s.generated << ' ' << s.seed << ' ' << s.days << ' ' << s.configs_text() << ' '
-      << s.haizea_choices << ' ' << s.cancelled << ' ' << s.piggyback << ' '
-      << examples::exact(s.image_mb_s) << ' ' << tasks.size() << "\nbest_effort " << b.leases << ' '
-      << b.withdrawable << '\n';
+  out << examples::shard_file_header(shard_magic, sh) << "sweep " << s.all << ' ' << s.generated
+      << ' ' << s.seed << ' ' << s.days << ' ' << s.configs_text() << ' ' << s.haizea_choices << ' '
+      << s.cancelled << ' ' << s.piggyback << ' ' << examples::exact(s.image_mb_s) << ' '
+      << tasks.size() << "\nbest_effort " << b.leases << ' ' << b.withdrawable << '\n';
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     if (!sh.owns(i)) continue;
     const auto& r = results[i];
@@ -409,36 +404,11 @@ std::string shard_text(const sweep& s, const examples::shard& sh, const best_eff
 bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sweep& s, bool first,
                 std::size_t& expected_runs, best_effort_summary& b, std::vector<outcome>& results,
                 std::vector<bool>& seen) {
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << "error: missing shard file " << path.string() << " (shard " << sh.index << '/'
-              << sh.count << ")\n";
-    return false;
-  }
+  examples::shard_reader in(path, sh);
+  if (!in.open(shard_magic, "a haizea_experiment")) return false;
   std::string line;
-  std::size_t number = 0;
-  auto fail = [&](const std::string& why) {
-    std::cerr << "error: " << path.string() << ": line " << number << ": " << why << '\n';
-    return false;
-  };
-  auto next_line = [&] {
-    if (!std::getline(in, line)) return false;
-    ++number;
-    return true;
-  };
-  if (!next_line() || line != shard_magic) return fail("not a haizea_experiment shard file");
   {
-    std::string word;
-    examples::shard recorded;
-    if (!next_line()) return fail("cut short (no shard line)");
-    std::istringstream fields(line);
-    if (!(fields >> word >> recorded.index >> recorded.count) || word != "shard" ||
-        recorded.index != sh.index || recorded.count != sh.count)
-      return fail("expected 'shard " + std::to_string(sh.index) + ' ' + std::to_string(sh.count) +
-                  "', found '" + line + "'");
-  }
-  {
-    if (!next_line()) return fail("cut short (no sweep line)");
+    if (!in.expect(line, "sweep")) return false;
     std::istringstream fields(line);
     std::string word;
     std::string configs;
@@ -448,11 +418,11 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
     if (!(fields >> word >> here.all >> here.generated >> here.seed >> here.days >> configs >>
           here.haizea_choices >> here.cancelled >> here.piggyback >> image_rate >> runs) ||
         word != "sweep" || !examples::read_exact(image_rate, here.image_mb_s))
-      return fail("malformed sweep line '" + line + "'");
+      return in.fail("malformed sweep line '" + line + "'");
     if (!cancelled_policies.contains(here.cancelled))
-      return fail("unknown cancelled-job policy '" + here.cancelled + "'");
+      return in.fail("unknown cancelled-job policy '" + here.cancelled + "'");
     if (!piggyback_modes.contains(here.piggyback))
-      return fail("unknown piggybacking '" + here.piggyback + "'");
+      return in.fail("unknown piggybacking '" + here.piggyback + "'");
     if (configs != "-") {
       std::istringstream names(configs);
       for (std::string name; std::getline(names, name, ',');) here.configs.push_back(name);
@@ -465,25 +435,22 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
                here.haizea_choices != s.haizea_choices || here.cancelled != s.cancelled ||
                here.piggyback != s.piggyback || here.image_mb_s != s.image_mb_s ||
                runs != expected_runs) {
-      return fail("a different sweep than the first shard's ('" + line + "')");
+      return in.fail("a different sweep than the first shard's ('" + line + "')");
     }
   }
   {
-    if (!next_line()) return fail("cut short (no best_effort line)");
+    if (!in.expect(line, "best_effort")) return false;
     std::istringstream fields(line);
     std::string word;
     if (!(fields >> word >> b.leases >> b.withdrawable) || word != "best_effort")
-      return fail("malformed best_effort line '" + line + "'");
+      return in.fail("malformed best_effort line '" + line + "'");
   }
   if (first) {
     results.assign(expected_runs, outcome{});
     seen.assign(expected_runs, false);
   }
-  while (next_line()) {
-    if (line == "end") {
-      if (next_line()) return fail("text after the end line");
-      return true;
-    }
+  while (in.next(line)) {
+    if (line == "end") return in.at_end();
     std::istringstream fields(line);
     std::string word, wait, slowdown, utilisation, seconds;
     std::size_t i = 0;
@@ -499,16 +466,11 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
         !examples::read_exact(slowdown, m.mean_bounded_slowdown) ||
         !examples::read_exact(utilisation, m.utilisation) ||
         !examples::read_exact(seconds, r.seconds) || !fields.eof())
-      return fail("malformed run line '" + line + "'");
-    if (i >= expected_runs || !sh.owns(i))
-      return fail("run " + std::to_string(i) + " does not belong to shard " +
-                  std::to_string(sh.index) + '/' + std::to_string(sh.count) + " of " +
-                  std::to_string(expected_runs) + " runs");
-    if (seen[i]) return fail("run " + std::to_string(i) + " given twice");
-    seen[i] = true;
+      return in.fail("malformed run line '" + line + "'");
+    if (!in.claim(i, seen)) return false;
     results[i] = r;
   }
-  return fail("cut short (no end line)");
+  return in.fail("cut short (no end line)");
 }
 
 // Names a run's result after its workload and configuration.
@@ -706,9 +668,6 @@ int main(int argc, char** argv) {
   sweep s;
   unsigned jobs = 2;
   std::string csv_path = "haizea_experiment.csv";
-  std::string shard_option;
-  std::string shard_dir = "haizea_shards";
-  std::string merge_dir;
   bool no_timing = false;
   std::vector<std::string> config_names;
   for (const auto& c : configurations()) config_names.push_back(c.name);
@@ -768,31 +727,15 @@ int main(int argc, char** argv) {
   std::string leases_path;
   auto* leases_opt = app.add_option("--leases", leases_path,
                                     "also write one CSV row per lease of every run to this file");
-  auto* shard_opt =
-      app.add_option("--shard", shard_option,
-                     "run only runs whose index is I modulo N (0 <= I < N) and write their raw "
-                     "results to --shard-dir; default from SLURM_ARRAY_TASK_ID/_MIN/_COUNT")
-          ->check(examples::shard_form());
-  auto* shard_dir_opt =
-      app.add_option("--shard-dir", shard_dir, "where a shard writes shard-I-of-N.txt");
-  app.add_option("--merge", merge_dir,
-                 "run nothing: build the tables and the CSV from the shard files in this "
-                 "directory (the sweep options are read from them)")
-      // The sweep is the one the shards recorded: options choosing another would be ignored.
-      ->excludes(shard_opt)
-      ->excludes(shard_dir_opt)
-      ->excludes(all_opt)
-      ->excludes(generated_opt)
-      ->excludes(jobs_opt)
-      ->excludes(seed_opt)
-      ->excludes(days_opt)
-      ->excludes(configs_opt)
-      ->excludes(haizea_opt)
-      ->excludes(cancelled_opt)
-      ->excludes(piggyback_opt)
-      ->excludes(image_rate_opt)
-      ->excludes(leases_opt)
-      ->excludes(rho_opt);
+  examples::shard_options shards;
+  shards.add(app, "haizea_shards", "run only runs whose index is I modulo N",
+             "run nothing: build the tables and the CSV from the shard files in this directory "
+             "(the sweep options are read from them)",
+             {all_opt, generated_opt, jobs_opt, seed_opt, days_opt, configs_opt, haizea_opt,
+              cancelled_opt, piggyback_opt, image_rate_opt, leases_opt, rho_opt});
+  auto* shard_opt = shards.shard_option;
+  const std::string& merge_dir = shards.merge_dir;
+  const std::string& shard_dir = shards.dir;
   std::string per_job_path;
   auto* per_job_opt = app.add_option(
       "--per-job", per_job_path,
@@ -800,7 +743,7 @@ int main(int argc, char** argv) {
       "submission_time, ..., stretch, allocated_resources) to this file, with the run's "
       "workload, configuration, seed, days, cancelled, haizea_choices and leasehold_version");
   leases_opt->excludes(shard_opt);
-  per_job_opt->excludes(shard_opt)->excludes(app.get_option("--merge"));
+  per_job_opt->excludes(shard_opt)->excludes(shards.merge_option);
   // Shard files record the sweep without the column choice, so a subset of columns is for
   // single-process runs only (the demo's).
   rho_opt->excludes(shard_opt)->excludes(all_opt);
@@ -813,69 +756,38 @@ int main(int argc, char** argv) {
 
   if (!merge_dir.empty()) {
     // The shard count is the N of the files there; every shard 0..N-1 must be present.
-    std::optional<std::size_t> count;
-    std::error_code error;
-    for (std::filesystem::directory_iterator it(merge_dir, error), end; !error && it != end;
-         it.increment(error)) {
-      const std::string name = it->path().filename().string();
-      std::size_t index = 0;
-      std::size_t n = 0;
-      char tail = 0;
-      if (std::sscanf(name.c_str(), "shard-%zu-of-%zu.tx%c", &index, &n, &tail) != 3) continue;
-      if (count && *count != n) {
-        std::cerr << "error: " << merge_dir << " holds shards of different counts (" << *count
-                  << " and " << n << ", e.g. " << it->path().string() << ")\n";
-        return 1;
-      }
-      count = n;
-    }
-    if (error) {
-      std::cerr << "error: cannot read directory " << merge_dir << ": " << error.message() << '\n';
-      return 1;
-    }
-    if (!count || *count == 0) {
-      std::cerr << "error: no shard files (shard-I-of-N.txt) in " << merge_dir << '\n';
-      return 1;
-    }
+    const auto count = examples::shard_count_in(merge_dir);
+    if (!count) return 1;
     best_effort_summary b;
     std::size_t runs = 0;
     std::vector<outcome> results;
     std::vector<bool> seen;
     for (std::size_t i = 0; i < *count; ++i) {
       const examples::shard sh{i, *count};
-      if (!read_shard(shard_path(merge_dir, sh), sh, s, i == 0, runs, b, results, seen)) return 1;
+      if (!read_shard(examples::shard_path(merge_dir, sh), sh, s, i == 0, runs, b, results, seen))
+        return 1;
     }
     for (const auto& name : s.configs)
       if (std::find(config_names.begin(), config_names.end(), name) == config_names.end()) {
-        std::cerr << "error: " << shard_path(merge_dir, {0, *count}).string()
+        std::cerr << "error: " << examples::shard_path(merge_dir, {0, *count}).string()
                   << ": line 3: unknown configuration " << name << '\n';
         return 1;
       }
     const auto workloads = s.workloads();
     const auto tasks = tasks_of(s, workloads.size(), configs);
     if (tasks.size() != runs) {
-      std::cerr << "error: " << shard_path(merge_dir, {0, *count}).string() << ": line 3: " << runs
-                << " runs, but its sweep has " << tasks.size() << '\n';
+      std::cerr << "error: " << examples::shard_path(merge_dir, {0, *count}).string()
+                << ": line 3: " << runs << " runs, but its sweep has " << tasks.size() << '\n';
       return 1;
     }
-    for (std::size_t i = 0; i < runs; ++i)
-      if (!seen[i]) {
-        std::cerr << "error: run " << i << " is in no shard file of " << merge_dir << '\n';
-        return 1;
-      }
+    if (!examples::every_run_seen(seen, merge_dir)) return 1;
     std::ofstream csv;
     if (!examples::open_output(csv, csv_path)) return 1;
     print_best_effort(s, b);
     return report(workloads, tasks, results, configs, s, &csv, csv_path, timing, svg_path);
   }
 
-  std::optional<examples::shard> shard;
-  if (!shard_option.empty()) {
-    shard.emplace();
-    (void)examples::parse_shard(shard_option, *shard);  // validated by the option's check
-  } else {
-    shard = examples::slurm_array_shard();
-  }
+  const std::optional<examples::shard> shard = shards.chosen();
 
   const std::filesystem::path data =
       std::filesystem::path(LEASEHOLD_SHARED_DIR) / "haizea-workloads";
@@ -918,7 +830,7 @@ int main(int argc, char** argv) {
   // Opened before the (long) runs so that an unwritable path fails at once.
   std::ofstream csv;
   const std::filesystem::path shard_file =
-      shard ? shard_path(shard_dir, *shard) : std::filesystem::path();
+      shard ? examples::shard_path(shard_dir, *shard) : std::filesystem::path();
   if (shard) {
     if (!examples::make_directories(shard_dir)) return 1;
   } else if (!examples::open_output(csv, csv_path)) {

@@ -1,16 +1,31 @@
 # Runs a sweep in SHARDS shards (one process after the other, as a job array would), merges
-# them, and checks that the merged CSV and tables equal those of a single process byte for
-# byte. Usage:
+# them, and checks that the merged outputs (files and standard output) equal those of a single
+# process byte for byte. Usage:
 #   cmake -DPROGRAM=<exe> -DWORK=<dir> -DSHARDS=<N> -DREFERENCE=<dir> -DARGS=<a;b;...>
-#         [-DCHECK_ERRORS=ON] -P shard_merge.cmake
-# With SHARDS=0 it writes the single-process reference into REFERENCE instead. The CSV is
-# named the same (sweep.csv) in both directories, since the tables' last line names it.
-# CHECK_ERRORS also checks that a missing or a cut-short shard file is an error naming it.
+#         [-DOUTPUT_ARGS=<a;b;...>] [-DOUTPUTS=<f;g;...>] [-DTHREADS_OPTION=<--opt|NONE>]
+#         [-DCHECK_ERRORS=ON] [-DSWEEP_EDIT=<old|new|regex>] -P shard_merge.cmake
+# Options given empty take their defaults. With SHARDS=0 it writes the single-process
+# reference into REFERENCE instead. OUTPUT_ARGS (default --no-timing --csv sweep.csv) are given to the single process and to the merge, each
+# run in its own directory, so that the files are named the same in both (the standard output
+# names them); OUTPUTS (default sweep.csv) are the files compared, with tables.txt, the standard
+# output. THREADS_OPTION (default --jobs) gives the shards different thread counts; NONE for
+# a program without threads. CHECK_ERRORS also checks that a missing, cut-short or corrupt
+# shard file is an error naming it; SWEEP_EDIT replaces `old` by `new` in shard 0 and expects
+# the merge to fail matching `regex` (a sweep line the program must refuse).
 foreach(var PROGRAM WORK SHARDS REFERENCE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "shard_merge.cmake: -D${var}=... is required")
   endif()
 endforeach()
+if(NOT OUTPUT_ARGS)
+  set(OUTPUT_ARGS --no-timing --csv sweep.csv)
+endif()
+if(NOT OUTPUTS)
+  set(OUTPUTS sweep.csv)
+endif()
+if(NOT THREADS_OPTION)
+  set(THREADS_OPTION --jobs)
+endif()
 
 function(run_checked dir out)
   execute_process(COMMAND ${ARGN} WORKING_DIRECTORY "${dir}" RESULT_VARIABLE code
@@ -31,8 +46,7 @@ endfunction()
 if(SHARDS EQUAL 0)
   file(REMOVE_RECURSE "${REFERENCE}")
   file(MAKE_DIRECTORY "${REFERENCE}")
-  run_checked("${REFERENCE}" "${REFERENCE}/tables.txt" "${PROGRAM}" ${ARGS} --no-timing --csv
-              sweep.csv)
+  run_checked("${REFERENCE}" "${REFERENCE}/tables.txt" "${PROGRAM}" ${ARGS} ${OUTPUT_ARGS})
   return()
 endif()
 
@@ -42,12 +56,16 @@ math(EXPR last "${SHARDS} - 1")
 foreach(i RANGE ${last})
   # A thread count that differs per shard: the runs a shard owns must not depend on it.
   math(EXPR threads "${i} % 2 + 1")
-  run_checked("${WORK}" "${WORK}/shard-${i}.log" "${PROGRAM}" ${ARGS} --jobs ${threads} --shard
+  set(thread_args "")
+  if(NOT THREADS_OPTION STREQUAL "NONE")
+    set(thread_args ${THREADS_OPTION} ${threads})
+  endif()
+  run_checked("${WORK}" "${WORK}/shard-${i}.log" "${PROGRAM}" ${ARGS} ${thread_args} --shard
               ${i}/${SHARDS} --shard-dir "${WORK}/shards")
 endforeach()
 run_checked("${WORK}/merged" "${WORK}/merged/tables.txt" "${PROGRAM}" --merge "${WORK}/shards"
-            --no-timing --csv sweep.csv)
-foreach(file sweep.csv tables.txt)
+            ${OUTPUT_ARGS})
+foreach(file ${OUTPUTS} tables.txt)
   execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files "${REFERENCE}/${file}"
                           "${WORK}/merged/${file}" RESULT_VARIABLE differ)
   if(differ)
@@ -61,32 +79,46 @@ if(CHECK_ERRORS)
   file(COPY "${WORK}/shards/" DESTINATION "${WORK}/missing")
   file(REMOVE "${WORK}/missing/shard-1-of-${SHARDS}.txt")
   expect_failure(1 "missing shard file [^\n]*missing/shard-1-of-${SHARDS}.txt" "${PROGRAM}"
-                 --merge "${WORK}/missing" --csv "${WORK}/missing.csv")
+                 --merge "${WORK}/missing")
   # A shard file cut short (a job killed while writing): exit 1, naming the path and line.
   file(COPY "${WORK}/shards/" DESTINATION "${WORK}/cut")
-  file(STRINGS "${WORK}/cut/shard-0-of-${SHARDS}.txt" lines)
-  list(REMOVE_AT lines -1)
-  list(JOIN lines "\n" text)
-  file(WRITE "${WORK}/cut/shard-0-of-${SHARDS}.txt" "${text}\n")
+  file(READ "${WORK}/cut/shard-0-of-${SHARDS}.txt" text)
+  string(FIND "${text}" "\nend\n" at REVERSE)
+  math(EXPR at "${at} + 1")
+  string(SUBSTRING "${text}" 0 ${at} text)
+  file(WRITE "${WORK}/cut/shard-0-of-${SHARDS}.txt" "${text}")
   expect_failure(1 "cut/shard-0-of-${SHARDS}.txt: line [0-9]+: cut short" "${PROGRAM}" --merge
-                 "${WORK}/cut" --csv "${WORK}/cut.csv")
-  # A corrupt number: exit 1, naming the path and the line.
+                 "${WORK}/cut")
+  # A corrupt number (the first run line's index made "12x<index>"): exit 1, naming the path
+  # and the line.
   file(COPY "${WORK}/shards/" DESTINATION "${WORK}/corrupt")
   file(READ "${WORK}/corrupt/shard-2-of-${SHARDS}.txt" text)
-  string(REGEX REPLACE "\nrun ([0-9]+) [0-9]+" "\nrun \\1 12x" text "${text}")
-  file(WRITE "${WORK}/corrupt/shard-2-of-${SHARDS}.txt" "${text}")
-  expect_failure(1 "corrupt/shard-2-of-${SHARDS}.txt: line 5: malformed run line" "${PROGRAM}"
-                 --merge "${WORK}/corrupt" --csv "${WORK}/corrupt.csv")
-  # An unknown cancelled-job policy in the sweep line: exit 1, naming the path and the line.
-  file(COPY "${WORK}/shards/" DESTINATION "${WORK}/policy")
-  file(READ "${WORK}/policy/shard-0-of-${SHARDS}.txt" text)
-  string(REPLACE " queue_until_wait " " nosuch " text "${text}")
-  file(WRITE "${WORK}/policy/shard-0-of-${SHARDS}.txt" "${text}")
-  expect_failure(1 "policy/shard-0-of-${SHARDS}.txt: line 3: unknown cancelled-job policy 'nosuch'"
-                 "${PROGRAM}" --merge "${WORK}/policy" --csv "${WORK}/policy.csv")
+  string(FIND "${text}" "\nrun " at)
+  math(EXPR cut "${at} + 5")
+  string(SUBSTRING "${text}" 0 ${cut} head)
+  string(SUBSTRING "${text}" ${cut} -1 rest)
+  file(WRITE "${WORK}/corrupt/shard-2-of-${SHARDS}.txt" "${head}12x${rest}")
+  string(REGEX MATCHALL "\n" newlines "${head}")
+  list(LENGTH newlines line)
+  math(EXPR line "${line} + 1")
+  expect_failure(1 "corrupt/shard-2-of-${SHARDS}.txt: line ${line}: malformed run line"
+                 "${PROGRAM}" --merge "${WORK}/corrupt")
+  # A sweep line the program must refuse: exit 1, naming the path and the line.
+  if(SWEEP_EDIT)
+    string(REPLACE "|" ";" edit "${SWEEP_EDIT}")
+    list(GET edit 0 old)
+    list(GET edit 1 new)
+    list(GET edit 2 regex)
+    file(COPY "${WORK}/shards/" DESTINATION "${WORK}/sweep")
+    file(READ "${WORK}/sweep/shard-0-of-${SHARDS}.txt" text)
+    string(REPLACE "${old}" "${new}" text "${text}")
+    file(WRITE "${WORK}/sweep/shard-0-of-${SHARDS}.txt" "${text}")
+    expect_failure(1 "sweep/shard-0-of-${SHARDS}.txt: ${regex}" "${PROGRAM}" --merge
+                   "${WORK}/sweep")
+  endif()
   # No shard file at all.
   file(MAKE_DIRECTORY "${WORK}/empty")
   expect_failure(1 "no shard files .shard-I-of-N.txt. in [^\n]*empty" "${PROGRAM}" --merge
-                 "${WORK}/empty" --csv "${WORK}/empty.csv")
+                 "${WORK}/empty")
 endif()
 message(STATUS "${SHARDS} shards merged: byte-identical to the single process")

@@ -3,10 +3,16 @@
 # and slurmd with their own configuration, keys, ports and state in a temporary directory.
 # The sweep runs as a job array (scripts/slurm/haizea_array.sbatch) and the merge job
 # (haizea_merge.sbatch) depends on it with afterok; the merged tables and CSV must equal a
-# single process's byte for byte. Every daemon started here is stopped by its process id on
-# exit, whatever happened.
+# single process's byte for byte. With --also, a second example's sweep runs on the same
+# cluster at the same time, through the generic scripts/slurm/sweep_array.sbatch and
+# sweep_merge.sbatch, and is checked the same way. Every daemon started here is stopped by its
+# process id on exit, whatever happened.
 #
 #   run_sweep.sh <haizea_experiment> <source dir> <shards> [sweep options...]
+#                [--also <example> <files compared,...> <output options,...> [sweep options...]]
+#
+# (the second sweep's files and output options are comma-separated; its output options are
+# given to the single process and to the merge job alike).
 #
 # Exit 77 (ctest SKIP_RETURN_CODE) where it cannot run: not root (slurmd must be), or no
 # Slurm/munge and no way to install them (scripts/lib/packages.sh: leasehold_slurm_packages).
@@ -15,7 +21,20 @@ program=$(realpath "$1")
 source_dir=$(realpath "$2")
 shards=$3
 shift 3
-sweep=("$@")
+sweep=()
+while [ $# -gt 0 ] && [ "$1" != --also ]; do
+  sweep+=("$1")
+  shift
+done
+also=()  # the second sweep: program, files, output options, sweep options
+if [ $# -gt 0 ]; then
+  [ $# -ge 4 ] || { echo "usage: ... --also <example> <files,...> <output options,...> [sweep options]" >&2; exit 2; }
+  also_program=$(realpath "$2")
+  IFS=, read -r -a also_files <<<"$3"
+  IFS=, read -r -a also_output <<<"$4"
+  shift 4
+  also=("$@")
+fi
 skip() {
   echo "SKIP: $*"
   exit 77
@@ -75,7 +94,7 @@ cleanup() {
     for log in slurmctld.log slurmd.log munged.log; do
       [ -f "$tmp/$log" ] && { echo "--- $log (last lines)"; tail -n 15 "$tmp/$log"; }
     done
-    [ -d "$tmp/run" ] && { echo "--- job outputs"; tail -n 5 "$tmp"/run/*.out 2>/dev/null; }
+    [ -d "$tmp/run" ] && { echo "--- job outputs"; tail -n 5 "$tmp"/run/*.out "$tmp"/also/run/*.out 2>/dev/null; }
   fi
   rm -rf "$tmp"
   exit "$code"
@@ -107,7 +126,8 @@ while ! port_free "$base" || ! port_free $((base + 1)); do
 done
 
 host=$(hostname -s)
-mkdir -p "$tmp/state" "$tmp/spool" "$tmp/run/shards" "$tmp/reference"
+mkdir -p "$tmp/state" "$tmp/spool" "$tmp/run/shards" "$tmp/reference" "$tmp/also/run/shards" \
+  "$tmp/also/reference"
 chmod 755 "$tmp"  # munged wants its socket reachable by every user
 
 mungekey --create --keyfile "$tmp/munge.key"
@@ -168,10 +188,25 @@ merge=$(sbatch --parsable --dependency="afterok:$array" --kill-on-invalid-dep=ye
   --no-timing)
 jobs+=("$merge")
 echo "submitted array job $array ($shards tasks) and merge job $merge (afterok:$array)"
+if [ -n "${also_program:-}" ]; then
+  (cd "$tmp/also/reference" && "$also_program" "${also[@]}" "${also_output[@]}" >tables.txt)
+  also_array=$(sbatch --parsable --array=0-$((shards - 1)) --cpus-per-task=1 \
+    --chdir="$tmp/also/run" --output="$tmp/also/run/shard-%a.out" \
+    "$source_dir/scripts/slurm/sweep_array.sbatch" "$also_program" "$tmp/also/run/shards" \
+    "${also[@]}")
+  jobs+=("$also_array")
+  also_merge=$(sbatch --parsable --dependency="afterok:$also_array" --kill-on-invalid-dep=yes \
+    --chdir="$tmp/also/run" --output="$tmp/also/run/tables.txt" \
+    --error="$tmp/also/run/merge.err" "$source_dir/scripts/slurm/sweep_merge.sbatch" \
+    "$also_program" "$tmp/also/run/shards" "${also_output[@]}")
+  jobs+=("$also_merge")
+  echo "submitted $(basename "$also_program"): array job $also_array and merge job $also_merge"
+fi
 
 limit=${LEASEHOLD_SLURM_TIMEOUT:-300}  # seconds for the jobs, queueing included
 submitted=$(date +%s)
-while [ -n "$(squeue -h -j "$array,$merge" -o %i 2>/dev/null)" ]; do
+job_list=$(IFS=,; echo "${jobs[*]}")
+while [ -n "$(squeue -h -j "$job_list" -o %i 2>/dev/null)" ]; do
   if [ $(($(date +%s) - submitted)) -ge "$limit" ]; then
     echo "FAIL: the jobs did not finish within $limit s" >&2
     squeue >&2
@@ -179,7 +214,7 @@ while [ -n "$(squeue -h -j "$array,$merge" -o %i 2>/dev/null)" ]; do
   fi
   sleep 1
 done
-for job in "$array" "$merge"; do
+for job in "${jobs[@]}"; do
   states=$(scontrol -o show job "$job" | grep -o 'JobState=[A-Z_]*' | sort -u)
   if [ "$states" != "JobState=COMPLETED" ]; then
     echo "FAIL: job $job ended as $(echo "$states" | tr '\n' ' ')" >&2
@@ -198,3 +233,15 @@ count=$(ls "$tmp/run/shards" | wc -l)
 echo "PASS: $shards array tasks + afterok merge on Slurm $(sinfo -V | awk '{print $2}'):" \
   "merged tables and CSV byte-identical to one process ($(($(date +%s) - started)) s with" \
   "the cluster's start)"
+if [ -n "${also_program:-}" ]; then
+  for file in "${also_files[@]}" tables.txt; do
+    if ! cmp "$tmp/also/reference/$file" "$tmp/also/run/$file"; then
+      echo "FAIL: $(basename "$also_program")'s merged $file differs from the single process's" >&2
+      diff "$tmp/also/reference/$file" "$tmp/also/run/$file" | head -n 20 >&2
+      exit 1
+    fi
+  done
+  count=$(ls "$tmp/also/run/shards" | wc -l)
+  [ "$count" -eq "$shards" ] || { echo "FAIL: $count shard files of the second sweep" >&2; exit 1; }
+  echo "PASS: $(basename "$also_program") too: ${also_files[*]} and tables byte-identical"
+fi
