@@ -39,9 +39,10 @@
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 #include <leasehold/policy/staging/image_staging.hpp>
 #include <leasehold/policy/staging/naive_staging.hpp>
-#include <leasehold/policy/staging/workspaces.hpp>
+#include <leasehold/policy/staging/workspace_deployer.hpp>
 #include <leasehold/sim/lease_simulation.hpp>
 #include <leasehold/sim/workload/random.hpp>
+#include <leasehold/sim/workspace_simulation.hpp>
 
 #include "cli.hpp"
 
@@ -289,7 +290,7 @@ int main(int argc, char** argv) {
         auto config = testbed();
         config.cache_mb = percents[c] * 8 * stress_image_mb / 100;
         config.local_copy_mb_s = c == 0 ? 0.0 : static_cast<double>(stress_image_mb) / 60.0;
-        const auto report = staging::run_workspaces(trace, stress_images, config);
+        const auto report = leasehold::sim::run_workspaces(trace, stress_images, config);
         hits += static_cast<double>(report.summary.cache_hits);
         misses += static_cast<double>(report.summary.cache_misses);
         deploy += report.summary.mean_deploy_time;

@@ -3,19 +3,28 @@
 // sim::event_queue: the time-ordered queue of a deterministic discrete-event simulation.
 // Events at the same time come out in the order they were pushed, so the same inputs give
 // the same run, bit for bit, whatever the standard library's heap does with ties.
+//
+// Times are the library's integral ticks, or floating point for models whose events fall
+// between ticks (the processor-sharing link of sim/workspace_simulation.hpp, where a transfer
+// completes when its share of the bandwidth has carried its last byte). A NaN time has no
+// place in the order and is refused.
 
+#include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <queue>
 #include <utility>
 #include <vector>
 
+#include "leasehold/core/detail/describe.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
 
 namespace leasehold::sim {
 
-template <time_value T, class Payload>
+template <class T, class Payload>
+requires time_value<T> || std::floating_point<T>
 class event_queue {
  public:
   struct event {
@@ -24,7 +33,14 @@ class event_queue {
     Payload payload;
   };
 
-  void push(T at, Payload payload) { heap_.push(event{at, next_sequence_++, std::move(payload)}); }
+  // Throws invalid_request, pushing nothing, for a NaN time.
+  void push(T at, Payload payload) {
+    if constexpr (std::floating_point<T>)
+      if (std::isnan(at))
+        throw invalid_request(
+            leasehold::detail::describe("event_queue::push: time ", at, " is not a number"));
+    heap_.push(event{at, next_sequence_++, std::move(payload)});
+  }
 
   [[nodiscard]] bool empty() const noexcept { return heap_.empty(); }
   [[nodiscard]] std::size_t size() const noexcept { return heap_.size(); }
