@@ -814,9 +814,14 @@ class image_staging {
   // A transfer that has not started and serves nobody: it is sent nowhere, and the copies it
   // was bringing (unreferenced) are dropped; detach releases its slot on the link.
   void withdraw(std::uint64_t transfer) {
+    // Copies arrive through a transfer only at its destinations: look there, not through every
+    // image in flight. Collected first, as detach erases entries (and, with the last, the
+    // transfer itself).
     std::vector<std::pair<std::size_t, std::string>> copies;
-    for (const auto& [where, via] : incoming_)
-      if (via == transfer) copies.push_back(where);
+    for (const std::size_t node : transfers_.at(transfer).nodes)
+      for (auto in = incoming_.lower_bound({node, std::string()});
+           in != incoming_.end() && in->first.first == node; ++in)
+        if (in->second == transfer) copies.push_back(in->first);
     for (const auto& [node, key] : copies) {
       (void)detach(node, key);
       if (const auto* e = caches_[node].find(key); e != nullptr && e->references == 0)
@@ -843,8 +848,9 @@ class image_staging {
       }
       count_transfer(stats_, tr);
       for (std::size_t node : tr.nodes) {
-        for (auto in = incoming_.begin(); in != incoming_.end();) {
-          if (in->first.first == node && in->second == tr.id) {
+        for (auto in = incoming_.lower_bound({node, std::string()});
+             in != incoming_.end() && in->first.first == node;) {
+          if (in->second == tr.id) {
             const std::string key = in->first.second;
             in = incoming_.erase(in);
             if (!config_.reuse && caches_[node].find(key)->references == 0)
