@@ -755,32 +755,31 @@ int main(int argc, char** argv) {
   const auto configs = configurations();
 
   if (!merge_dir.empty()) {
-    // The shard count is the N of the files there; every shard 0..N-1 must be present.
-    const auto count = examples::shard_count_in(merge_dir);
-    if (!count) return 1;
+    // Every shard 0..N-1 of the directory's N must be present, and every run in one of them;
+    // then the sweep the first shard recorded must be one this program knows.
     best_effort_summary b;
     std::size_t runs = 0;
     std::vector<outcome> results;
     std::vector<bool> seen;
-    for (std::size_t i = 0; i < *count; ++i) {
-      const examples::shard sh{i, *count};
-      if (!read_shard(examples::shard_path(merge_dir, sh), sh, s, i == 0, runs, b, results, seen))
-        return 1;
-    }
+    std::string sweep_file;  // the first shard, whose line 3 holds the sweep
+    if (!examples::read_shards(
+            merge_dir, seen, [&](const auto& path, const auto& sh, bool first_shard) {
+              if (first_shard) sweep_file = path.string();
+              return read_shard(path, sh, s, first_shard, runs, b, results, seen);
+            }))
+      return 1;
     for (const auto& name : s.configs)
       if (std::find(config_names.begin(), config_names.end(), name) == config_names.end()) {
-        std::cerr << "error: " << examples::shard_path(merge_dir, {0, *count}).string()
-                  << ": line 3: unknown configuration " << name << '\n';
+        std::cerr << "error: " << sweep_file << ": line 3: unknown configuration " << name << '\n';
         return 1;
       }
     const auto workloads = s.workloads();
     const auto tasks = tasks_of(s, workloads.size(), configs);
     if (tasks.size() != runs) {
-      std::cerr << "error: " << examples::shard_path(merge_dir, {0, *count}).string()
-                << ": line 3: " << runs << " runs, but its sweep has " << tasks.size() << '\n';
+      std::cerr << "error: " << sweep_file << ": line 3: " << runs << " runs, but its sweep has "
+                << tasks.size() << '\n';
       return 1;
     }
-    if (!examples::every_run_seen(seen, merge_dir)) return 1;
     std::ofstream csv;
     if (!examples::open_output(csv, csv_path)) return 1;
     print_best_effort(s, b);
