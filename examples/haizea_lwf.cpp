@@ -1,0 +1,316 @@
+// Runs one Haizea Lease Workload Format document (XML: sim/workload/haizea_lwf.hpp) through the
+// lease scheduler and prints what happened to every lease: when it started, each stretch it
+// ran on which nodes, suspensions, migrations, its end. This is how a scenario written for
+// Haizea (its own tests/*.lwf, or a hand-made one) is replayed lease for lease here: the
+// cluster comes from the document's <site>, the scheduler's choices from the options, which
+// default to the configuration of the paper (Sotomayor, Keahey & Foster, HPDC'08, §4.3).
+//
+//   haizea_lwf scenario.lwf                         the paper's VM configuration
+//   haizea_lwf scenario.lwf --suspend-rate 32 --resume-rate 32 --haizea-choices
+//   haizea_lwf scenario.lwf --images reuse --per-job jobs.csv
+//
+// Mapping of a Haizea configuration file onto the options (only these are modelled):
+//   [scheduling] backfilling, suspension, migration      --backfilling, --config, --no-migration
+//   [scheduling] suspend-rate / resume-rate (MB/s)        --suspend-rate / --resume-rate
+//   lease-preparation: unmanaged | imagetransfer           --images none | transfer
+//   [deploy-imagetransfer] diskimage-reuse: image-caches  --images reuse
+//   imagetransfer-bandwidth (Mbit/s) / 8                   --image-mb-s
+//   diskimage-cache-size (MB)                              --cache-mb
+//
+// Exit codes: 0 after a run, 1 when the document cannot be read or scheduled (the message
+// names the path and, for XML errors, the line), 2 for a bad command line.
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <leasehold/io/batsim_jobs.hpp>
+#include <leasehold/io/job_outcomes.hpp>
+#include <leasehold/policy/lease/lease_scheduler.hpp>
+#include <leasehold/policy/staging/image_staging.hpp>
+#include <leasehold/sim/lease_simulation.hpp>
+#include <leasehold/sim/metrics.hpp>
+#include <leasehold/sim/workload/haizea_lwf.hpp>
+#include <leasehold/version.hpp>
+
+#include "cli.hpp"
+
+namespace lh = leasehold;
+namespace lease = leasehold::policy::lease;
+namespace staging = leasehold::policy::staging;
+using T = std::int64_t;
+
+namespace {
+
+struct options {
+  std::string lwf;
+  std::string config = "VM";
+  bool haizea_choices = false;
+  std::string backfilling = "aggressive";
+  bool no_migration = false;
+  double suspend_rate = 50.0;
+  double resume_rate = 50.0;
+  T boot_shutdown = 20;
+  std::int64_t slowdown_percent = 5;
+  std::string images = "none";
+  double image_mb_s = 10.0;
+  std::int64_t cache_mb = 20 * 1024;
+  std::int64_t cpu_divisor = 100;
+  std::string per_job;
+};
+
+// A document that cannot be turned into a cluster and leases: the message is printed after
+// the path.
+struct input_problem {
+  std::string message;
+};
+
+lease::scheduler_config<T> config_of(const options& o) {
+  lease::scheduler_config<T> c = o.config == "NOVM-NOSR" ? lease::scheduler_config<T>::novm_nosr()
+                                 : o.config == "NOVM-SR"
+                                     ? lease::scheduler_config<T>::novm_sr()
+                                     : lease::scheduler_config<T>::vm_predeploy();
+  if (o.backfilling == "off")
+    c.backfill = lease::backfilling::off();
+  else if (o.backfilling == "conservative")
+    c.backfill = lease::backfilling::conservative();
+  else
+    c.backfill = lease::backfilling::aggressive();
+  if (o.no_migration) c.migrate = lease::migration::none;
+  c.suspend_rate_mb_s = o.suspend_rate;
+  c.resume_rate_mb_s = o.resume_rate;
+  c.boot_shutdown = o.boot_shutdown;
+  c.runtime_slowdown_percent = o.slowdown_percent;
+  return o.haizea_choices ? c.with_haizea_choices() : c;
+}
+
+// The cluster of the document's <site>: every node set must describe the same node (the slot
+// table's nodes are alike), in the types lease_terms knows.
+struct cluster_shape {
+  std::size_t nodes = 0;
+  lease::node_resources per_node{0, 0, 0, 0};
+  bool has_disk = false;
+};
+
+cluster_shape site_of(const lh::haizea::lwf_workload& workload, std::int64_t cpu_divisor) {
+  if (workload.site.empty())
+    throw input_problem{"the document has no <site>: the cluster's nodes are not described"};
+  cluster_shape shape;
+  for (const auto& set : workload.site) {
+    lease::node_resources node{0, 0, 0, 0};
+    for (const auto& [type, amount] : set.resources) {
+      if (type == "CPU") {
+        if (amount % cpu_divisor != 0)
+          throw input_problem{"<site> CPU amount " + std::to_string(amount) +
+                              " is not a multiple of --cpu-divisor " + std::to_string(cpu_divisor)};
+        node[lease::cpu] = amount / cpu_divisor;
+      } else if (type == "Memory") {
+        node[lease::memory_mb] = amount;
+      } else if (type == "Disk") {
+        node[lease::disk_mb] = amount;
+        shape.has_disk = true;
+      } else if (type == "Net-in" || type == "Net-out") {
+        node[lease::network_mbps] = std::max(node[lease::network_mbps], amount);
+      } else {
+        throw input_problem{"<site> resource type '" + type + "' is not one the scheduler models"};
+      }
+    }
+    if (shape.nodes > 0 && !(node == shape.per_node))
+      throw input_problem{
+          "<site> node sets describe different nodes; the slot table's nodes are "
+          "alike"};
+    shape.per_node = node;
+    shape.nodes += static_cast<std::size_t>(set.count);
+  }
+  if (shape.nodes == 0) throw input_problem{"<site> has no nodes"};
+  return shape;
+}
+
+std::string node_list(const std::vector<std::size_t>& nodes) {
+  std::string text;
+  for (const std::size_t n : nodes) text += (text.empty() ? "" : " ") + std::to_string(n);
+  return "{" + text + "}";
+}
+
+std::string optional_time(const std::optional<T>& t) { return t ? std::to_string(*t) : "-"; }
+
+const char* outcome_name(lease::segment_outcome outcome) {
+  switch (outcome) {
+    case lease::segment_outcome::completed:
+      return "completed";
+    case lease::segment_outcome::suspended:
+      return "suspended";
+    case lease::segment_outcome::cancelled:
+      return "cancelled";
+    case lease::segment_outcome::released:
+      return "released";
+  }
+  return "?";
+}
+
+// One line per lease (file order), then one indented line per stretch it ran.
+template <class Scheduler>
+void print_schedule(const Scheduler& scheduler, const std::vector<lease::lease_terms<T>>& leases,
+                    std::ostream& out) {
+  out << std::left << std::setw(6) << "lease" << std::setw(21) << "kind" << std::setw(6) << "nodes"
+      << std::setw(9) << "submit" << std::setw(9) << "start" << std::setw(9) << "end"
+      << std::setw(10) << "state" << std::setw(12) << "suspensions"
+      << "migrations\n";
+  for (const auto& terms : leases) {
+    const auto& l = scheduler.lease(terms.id);
+    std::ostringstream kind;
+    kind << l.terms.kind;
+    std::ostringstream state;
+    state << l.state;
+    out << std::setw(6) << l.terms.id << std::setw(21) << kind.str() << std::setw(6)
+        << l.terms.nodes << std::setw(9) << l.terms.submit << std::setw(9)
+        << optional_time(l.first_start) << std::setw(9) << optional_time(l.end) << std::setw(10)
+        << state.str() << std::setw(12) << l.suspensions << l.migrations << '\n';
+    if (!l.rejection.empty()) out << "        rejected: " << l.rejection << '\n';
+    for (const auto& s : l.history) {
+      out << "        [" << s.span.begin << ", " << s.span.end << ") runs [" << s.run.begin << ", "
+          << s.run.end << ") on " << node_list(s.nodes) << ", " << outcome_name(s.outcome) << '\n';
+    }
+  }
+}
+
+template <class Scheduler>
+int report(const Scheduler& scheduler, const std::string& name,
+           const std::vector<lease::lease_terms<T>>& leases, const cluster_shape& shape,
+           const options& o) {
+  std::cout << "leasehold " << lh::version_string << ", workload \"" << name
+            << "\": " << leases.size() << " leases on " << shape.nodes << " nodes, " << o.config
+            << (o.haizea_choices ? " with Haizea's choices" : "") << '\n';
+  print_schedule(scheduler, leases, std::cout);
+  if (o.per_job.empty()) return 0;
+  std::ofstream out;
+  if (!examples::open_output(out, o.per_job)) return 1;
+  const lh::io::batsim_job_table table({"workload", "configuration", "leasehold_version"});
+  const std::vector<std::string> context{std::filesystem::path(o.lwf).filename().string(), o.config,
+                                         std::string(lh::version_string)};
+  out << table.header();
+  for (const auto& terms : leases)
+    out << table.row(lh::io::job_outcome_of(scheduler.lease(terms.id)), context);
+  out.flush();
+  if (!out) {
+    std::cerr << "error: writing " << o.per_job << " failed\n";
+    return 1;
+  }
+  std::cout << "per-job rows in " << o.per_job << '\n';
+  return 0;
+}
+
+int run(const options& o) {
+  std::ifstream in(o.lwf);
+  if (!in) {
+    std::cerr << "error: cannot open " << o.lwf << " for reading\n";
+    return 1;
+  }
+  try {
+    const auto workload = lh::haizea::read_lwf(in);
+    const cluster_shape shape = site_of(workload, o.cpu_divisor);
+    const auto leases = lh::haizea::to_lease_terms<T>(workload, {.cpu_divisor = o.cpu_divisor});
+    std::set<std::uint64_t> ids;
+    for (const auto& l : leases)
+      if (!ids.insert(l.id).second)
+        throw input_problem{"lease id " + std::to_string(l.id) + " is used twice"};
+
+    auto config = config_of(o);
+    // Haizea's sites give CPU and memory only: without a disk in the site, a suspended
+    // lease's memory state is not charged to a disk that is not modelled.
+    if (!shape.has_disk) config.reserve_disk_for_memory_state = false;
+    using table = lh::cluster::slot_table<lh::free_list<T, lease::node_resources>>;
+    if (o.images == "none") {
+      lease::lease_scheduler<> scheduler(table(shape.nodes, shape.per_node), config);
+      lh::sim::simulate_leases(scheduler, leases);
+      return report(scheduler, workload.name, leases, shape, o);
+    }
+    staging::staging_config sc = o.images == "reuse" ? staging::staging_config::vm_reuse()
+                                                     : staging::staging_config::vm_mult();
+    sc.bandwidth_mb_s = o.image_mb_s;
+    sc.cache_mb = o.cache_mb;
+    staging::image_staging<> images(shape.nodes, sc);
+    std::set<std::string> known;
+    for (const auto& l : leases)
+      if (l.image && known.insert(l.image->id).second) images.add_image(*l.image);
+    lease::lease_scheduler<lh::free_list<T, lease::node_resources>, staging::image_staging<>>
+        scheduler(table(shape.nodes, shape.per_node), config, std::move(images));
+    lh::sim::simulate_leases(scheduler, leases);
+    return report(scheduler, workload.name, leases, shape, o);
+  } catch (const lh::haizea::lwf_error& e) {
+    // what() already starts with "line N: " for XML errors; content errors name the element.
+    std::cerr << "error: " << o.lwf << ": " << e.what() << '\n';
+  } catch (const input_problem& e) {
+    std::cerr << "error: " << o.lwf << ": " << e.message << '\n';
+  } catch (const lh::error& e) {
+    std::cerr << "error: " << o.lwf << ": " << e.what() << '\n';
+  }
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  CLI::App app{
+      "Runs one Haizea LWF document (XML, e.g. Haizea's tests/*.lwf) through the lease "
+      "scheduler and prints each lease's schedule."};
+  app.add_option("lwf", o.lwf, "the LWF document")->required();
+  app.add_option("--config", o.config,
+                 "leases in VMs (VM: slowdown and boot/shutdown apply) or not")
+      ->check(CLI::IsMember({"NOVM-NOSR", "NOVM-SR", "VM"}))
+      ->capture_default_str();
+  app.add_flag("--haizea-choices", o.haizea_choices,
+               "make every choice as the paper-era Haizea's code did "
+               "(scheduler_config::with_haizea_choices)");
+  app.add_option("--backfilling", o.backfilling, "best-effort backfilling")
+      ->check(CLI::IsMember({"off", "aggressive", "conservative"}))
+      ->capture_default_str();
+  app.add_flag("--no-migration", o.no_migration, "a suspended lease resumes only on its own nodes");
+  app.add_option("--suspend-rate", o.suspend_rate, "MB/s at which a VM's memory is saved")
+      ->check(examples::finite() & CLI::Range(0.001, 1e6))
+      ->capture_default_str();
+  app.add_option("--resume-rate", o.resume_rate, "MB/s at which it is restored")
+      ->check(examples::finite() & CLI::Range(0.001, 1e6))
+      ->capture_default_str();
+  app.add_option("--boot-shutdown", o.boot_shutdown, "seconds to boot and shut down a VM")
+      ->check(CLI::Range(T{0}, T{86'400}))
+      ->capture_default_str();
+  app.add_option("--slowdown-percent", o.slowdown_percent,
+                 "how much longer a computation takes inside a VM")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000}))
+      ->capture_default_str();
+  app.add_option("--images", o.images,
+                 "disk images: none (predeployed, Haizea's 'unmanaged'), transfer (each lease's "
+                 "image sent from the repository) or reuse (node caches, Haizea's image-caches)")
+      ->check(CLI::IsMember({"none", "transfer", "reuse"}))
+      ->capture_default_str();
+  app.add_option("--image-mb-s", o.image_mb_s, "the repository link's bandwidth, MB/s")
+      ->check(examples::finite() & CLI::Range(0.001, 1e6))
+      ->capture_default_str();
+  app.add_option("--cache-mb", o.cache_mb, "each node's image cache, MB (with --images reuse)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40))
+      ->capture_default_str();
+  app.add_option("--cpu-divisor", o.cpu_divisor,
+                 "Haizea counts CPU in percent: amounts are divided by this (1 keeps percent)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000}))
+      ->capture_default_str();
+  app.add_option("--per-job", o.per_job,
+                 "also write every lease in Batsim's jobs.csv layout to this file");
+  if (const auto code = examples::parse(app, argc, argv)) return *code;
+  try {
+    return run(o);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << o.lwf << ": " << e.what() << '\n';
+    return 1;
+  }
+}
