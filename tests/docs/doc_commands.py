@@ -284,7 +284,8 @@ def fences(path_text):
         body = []
         i += 1
         while i < len(lines) and not re.match(r"^\s*" + re.escape(fence) + r"\s*$", lines[i]):
-            body.append((i + 1, lines[i][indent:] if lines[i][:indent].isspace() else lines[i].lstrip()))
+            line = lines[i]
+            body.append((i + 1, line[indent:] if line[:indent].isspace() else line.lstrip()))
             i += 1
         if i == len(lines):
             raise DocError(f"line {start}: code block never closed")
@@ -674,6 +675,8 @@ def run_document(ctx, doc, timeout):
                 group = []
         if group:
             steps.append(group)
+        # How an error message may name the absent data directory.
+        shared_forms = {str(ctx.shared), os.path.normpath(str(ctx.shared)), "../shared/"}
         block_env = {}
         block = None
         skipped_block = None
@@ -713,10 +716,11 @@ def run_document(ctx, doc, timeout):
                         not out.strip() or "Failed to match any benchmarks" in out):
                     problems.append("the filter selects no benchmark")
             if problems and not ctx.shared.is_dir() and (
-                    str(ctx.shared) in out or skipped_block == block):
+                    any(form in out for form in shared_forms) or skipped_block == block):
                 data_skips.append(where)
                 skipped_block = block
-                print(f"{where}: SKIPPED: {shown}\n    ({ctx.shared} is absent: {out.strip()[-300:]})")
+                print(f"{where}: SKIPPED: {shown}\n    ({ctx.shared} is absent: "
+                      f"{out.strip()[-300:]})")
                 continue
             if problems:
                 failures.append(f"{where}: {shown}\n    " + "; ".join(problems) +
