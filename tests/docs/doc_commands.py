@@ -133,8 +133,8 @@ REDUCTIONS = {
         [("--jobs 1", "--jobs 1 --days 1")],
     # The 217-run sweep (72 workloads x 3 configurations): one day of the default three
     # workloads, one configuration (4 runs).
-    "./build/release/examples/haizea_experiment --all --jobs 2 --csv haizea_all.csv":
-        [("--all", "--days 1 --configs NOVM-SR")],
+    "./build/release/examples/haizea_experiment --all --configs NOVM-NOSR,NOVM-SR,VM-PREDEPLOY --jobs 2 --csv haizea_all.csv":
+        [("--all --configs NOVM-NOSR,NOVM-SR,VM-PREDEPLOY", "--days 1 --configs NOVM-SR")],
     # The sweep variables of docs/sweeps.md: the same one day, one configuration; the shard
     # and merge commands that use them run unchanged.
     "sweep=(--all --configs NOVM-NOSR,NOVM-SR,VM-PREDEPLOY)":
