@@ -783,6 +783,12 @@ def self_check(ctx):
         if "name it by its path" not in str(e):
             errors.append(f"self-check bare program: {e}")
     ctx.used_skips, ctx.used_reductions = saved
+    # On timeout the whole process group dies, background commands included: the marker the
+    # background command would write a second later never appears.
+    with tempfile.TemporaryDirectory(prefix="doc_commands.") as tmp:
+        code, _, _ = run_step("(sleep 1; touch marker) & wait", tmp, dict(os.environ), 0.3)
+        time.sleep(1.5)
+        expect("timeout", (code, (Path(tmp) / "marker").exists()), (None, False))
     return errors
 
 
