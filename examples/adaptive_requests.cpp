@@ -18,7 +18,7 @@
 // (default: the current directory; created if missing).
 //
 //   adaptive_requests                 # 2 slices, loads 0/25/50 %: a few seconds
-//   adaptive_requests --full          # all 48 slices, loads 0..50 % by 10 (minutes)
+//   adaptive_requests --full          # all 49 slices, loads 0..50 % by 10 (minutes)
 //   adaptive_requests --slices 8 --first 4 --loads 0,50 --seed 7 --out /tmp
 //
 // On a cluster (docs/sweeps.md): a run of the sweep is one slice at one load (run index
@@ -526,7 +526,8 @@ int main(int argc, char** argv) {
   app.option_defaults()->always_capture_default();
   auto* full_option =
       app.add_flag("--full", full,
-                   "all 48 slices, loads 0..50 % by 10 (unless --slices / --loads say otherwise)");
+                   "every slice (the SDSC SP2 log's 49, or 48 synthetic ones), loads 0..50 % by "
+                   "10 (unless --slices / --loads say otherwise)");
   auto* slices_option = app.add_option("--slices", slice_count, "number of 15-day slices")
                             ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
   auto* first_option = app.add_option("--first", first, "index of the first slice")
