@@ -13,10 +13,8 @@
 //    observer at its instant (the scheduler's next event time includes them).
 
 #include <algorithm>
-#include <cstdint>
 #include <optional>
 #include <tuple>
-#include <vector>
 
 #include "leasehold/policy/lease/detail/best_effort_planning.hpp"
 #include "leasehold/policy/lease/preparation.hpp"

@@ -17,6 +17,7 @@
 // table. The observer hears of the call's events only once it has succeeded.
 // tests/fault/ checks the guarantee by failing every allocation of every call in turn.
 
+#include <cstdint>
 #include <optional>
 #include <type_traits>
 #include <utility>
