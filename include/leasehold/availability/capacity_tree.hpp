@@ -59,9 +59,7 @@ class capacity_tree {
   using block_type = free_block<T, C>;
 
   explicit capacity_tree(C total, T origin = 0) : total_(total) {
-    detail::check_total(total);
-    if (origin == forever<T>)
-      throw invalid_request(detail::describe("capacity_tree: origin ", origin, " leaves no time"));
+    detail::check_profile("capacity_tree", total, origin);
     root_ = pool_.create(origin, forever<T>, C{}, nullptr);
     node* all = pool_.create(origin, forever<T>, total, root_);
     root_->children.insert_unique(*all);

@@ -36,9 +36,7 @@ class free_list {
   using block_type = free_block<T, C>;
 
   explicit free_list(C total, T origin = 0) : total_(total) {
-    detail::check_total(total);
-    if (origin == forever<T>)
-      throw invalid_request(detail::describe("free_list: origin ", origin, " leaves no time"));
+    detail::check_profile("free_list", total, origin);
     blocks_.insert_before(blocks_.end(), *pool_.create(origin, total));
   }
 

@@ -61,9 +61,7 @@ class free_tree {
   using block_type = free_block<T, C>;
 
   explicit free_tree(C total, T origin = 0) : total_(total) {
-    detail::check_total(total);
-    if (origin == forever<T>)
-      throw invalid_request(detail::describe("free_tree: origin ", origin, " leaves no time"));
+    detail::check_profile("free_tree", total, origin);
     for (std::size_t i = 0; i < components::count; ++i)
       for (std::size_t j = 0; j < LevelsPerComponent; ++j)
         thresholds_[i * LevelsPerComponent + j] =

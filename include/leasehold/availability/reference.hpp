@@ -30,9 +30,7 @@ class reference {
   using block_type = free_block<T, C>;
 
   explicit reference(C total, T origin = 0) : total_(total) {
-    detail::check_total(total);
-    if (origin == forever<T>)
-      throw invalid_request(detail::describe("reference: origin ", origin, " leaves no time"));
+    detail::check_profile("reference", total, origin);
     points_.push_back({origin, total});
   }
 

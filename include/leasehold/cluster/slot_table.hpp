@@ -141,25 +141,15 @@ class slot_table {
   [[nodiscard]] std::optional<placement_type> earliest_fit(const request_type& r,
                                                            Preference preference = {},
                                                            Ready ready = {}) const {
-    const auto starts = check_gang(r);
-    if (starts.empty()) return std::nullopt;
-    const capacity_type gang_amount = detail::scaled(r.per_node, r.nodes);
+    const gang_query q = check_gang(r);
+    if (q.starts.empty()) return std::nullopt;
     bounds_type& bounds = bounds_for(r);
-    // The node's earliest fit of r from `candidate`, as earliest_fit_by_scan asks it.
-    auto fit_from = [&](std::size_t i, time_type candidate) -> std::optional<time_type> {
-      time_type begin = candidate;
-      if constexpr (!std::same_as<Ready, ready_now>)
-        begin = std::max(begin, static_cast<time_type>(ready(i)));
-      if (begin > starts.last) return std::nullopt;
-      return nodes_[i].earliest_fit({r.per_node, r.duration, {begin, r.window.end}});
-    };
     std::vector<time_type> smallest;  // max-heap of the n smallest per-node fits of a round
     smallest.reserve(r.nodes);
-    time_type candidate = starts.first;
+    time_type candidate = q.starts.first;
     while (true) {
       // Quick rejection and a jump: the sum over nodes must hold n x per_node.
-      const auto aggregate_start =
-          aggregate_.earliest_fit({gang_amount, r.duration, {candidate, r.window.end}});
+      const auto aggregate_start = aggregate_fit_from(q, candidate);
       if (!aggregate_start) return std::nullopt;
       candidate = *aggregate_start;
       // The n-th smallest per-node fit from the candidate, as in earliest_fit_by_scan, but
@@ -180,7 +170,7 @@ class slot_table {
             continue;
           }
         }
-        const auto fit = fit_from(i, candidate);
+        const auto fit = node_fit_from(q, i, candidate, ready);
         if (!fit) continue;
         if (smallest.size() < r.nodes) {
           smallest.push_back(*fit);
@@ -201,14 +191,11 @@ class slot_table {
     constexpr bool prefers = !std::same_as<Preference, no_preference>;
     std::vector<std::size_t> free_nodes;
     bounds.for_each_at_most(candidate, [&](std::size_t node) {
-      const auto fit = fit_from(node, candidate);
+      const auto fit = node_fit_from(q, node, candidate, ready);
       if (fit && *fit == candidate) free_nodes.push_back(node);
       return prefers || free_nodes.size() < r.nodes;
     });
-    choose(free_nodes, r.nodes, preference, candidate);
-    return placement_type{{candidate, static_cast<time_type>(candidate + r.duration)},
-                          r.per_node,
-                          std::move(free_nodes)};
+    return place(std::move(free_nodes), r, preference, candidate);
   }
 
   // The same answer as earliest_fit, found by asking every node in every round: one aggregate
@@ -219,25 +206,18 @@ class slot_table {
   [[nodiscard]] std::optional<placement_type> earliest_fit_by_scan(const request_type& r,
                                                                    Preference preference = {},
                                                                    Ready ready = {}) const {
-    const auto starts = check_gang(r);
-    if (starts.empty()) return std::nullopt;
-    const capacity_type gang_amount = detail::scaled(r.per_node, r.nodes);
+    const gang_query q = check_gang(r);
+    if (q.starts.empty()) return std::nullopt;
     std::vector<std::optional<time_type>> fits_from(nodes_.size());
-    time_type candidate = starts.first;
+    time_type candidate = q.starts.first;
     while (true) {
       // Quick rejection and a jump: the sum over nodes must hold n x per_node.
-      const auto aggregate_start =
-          aggregate_.earliest_fit({gang_amount, r.duration, {candidate, r.window.end}});
+      const auto aggregate_start = aggregate_fit_from(q, candidate);
       if (!aggregate_start) return std::nullopt;
       candidate = *aggregate_start;
       std::size_t finite = 0;
       for (std::size_t i = 0; i < nodes_.size(); ++i) {
-        time_type begin = candidate;
-        if constexpr (!std::same_as<Ready, ready_now>)
-          begin = std::max(begin, static_cast<time_type>(ready(i)));
-        fits_from[i] = std::nullopt;
-        if (begin > starts.last) continue;
-        fits_from[i] = nodes_[i].earliest_fit({r.per_node, r.duration, {begin, r.window.end}});
+        fits_from[i] = node_fit_from(q, i, candidate, ready);
         if (fits_from[i]) ++finite;
       }
       if (finite < r.nodes) return std::nullopt;
@@ -254,10 +234,7 @@ class slot_table {
     std::vector<std::size_t> free_nodes;
     for (std::size_t i = 0; i < nodes_.size(); ++i)
       if (fits_from[i] && *fits_from[i] == candidate) free_nodes.push_back(i);
-    choose(free_nodes, r.nodes, preference, candidate);
-    return placement_type{{candidate, static_cast<time_type>(candidate + r.duration)},
-                          r.per_node,
-                          std::move(free_nodes)};
+    return place(std::move(free_nodes), r, preference, candidate);
   }
 
   // The nodes on which `amount` is free throughout `span`, in increasing id order.
@@ -456,15 +433,24 @@ class slot_table {
           operation, ": node ", i, " out of range (the table has ", nodes_.size(), " nodes)"));
   }
 
-  leasehold::detail::start_range<time_type> check_gang(const request_type& r) const {
+  // A checked gang request and what both earliest_fit searches derive from it once.
+  struct gang_query {
+    const request_type& r;
+    leasehold::detail::start_range<time_type> starts;  // the admissible starts
+    capacity_type amount;                              // n x per_node: the aggregate's share
+  };
+
+  gang_query check_gang(const request_type& r) const {
     if (r.nodes == 0)
       throw invalid_request(leasehold::detail::describe("earliest_fit ", r, ": zero nodes"));
     if (r.nodes > nodes_.size())
       throw invalid_request(leasehold::detail::describe(
           "earliest_fit ", r, ": ", r.nodes, " nodes requested but the table has ", nodes_.size()));
-    return leasehold::detail::check_request(
-        request<time_type, capacity_type>{r.per_node, r.duration, r.window}, per_node_total_,
-        origin());
+    return {r,
+            leasehold::detail::check_request(
+                request<time_type, capacity_type>{r.per_node, r.duration, r.window},
+                per_node_total_, origin()),
+            detail::scaled(r.per_node, r.nodes)};
   }
 
   void check_placement(const char* operation, const placement_type& p) const {
@@ -514,21 +500,42 @@ class slot_table {
     }
   }
 
-  // Keeps the `count` most preferred of `candidates` (ties by id), in increasing id order.
+  // The aggregate's earliest fit of the gang's n x per_node from `candidate`: a start no
+  // placement can precede (quick rejection and a jump, in both searches).
+  std::optional<time_type> aggregate_fit_from(const gang_query& q, time_type candidate) const {
+    return aggregate_.earliest_fit({q.amount, q.r.duration, {candidate, q.r.window.end}});
+  }
+
+  // Node i's earliest fit of the gang's per_node from `candidate`, no earlier than ready(i)
+  // and starting among the admissible starts: the per-node question both searches ask.
+  template <class Ready>
+  std::optional<time_type> node_fit_from(const gang_query& q, std::size_t i, time_type candidate,
+                                         Ready& ready) const {
+    time_type begin = candidate;
+    if constexpr (!std::same_as<Ready, ready_now>)
+      begin = std::max(begin, static_cast<time_type>(ready(i)));
+    if (begin > q.starts.last) return std::nullopt;
+    return nodes_[i].earliest_fit({q.r.per_node, q.r.duration, {begin, q.r.window.end}});
+  }
+
+  // The placement of r at `start` on the r.nodes most preferred of `candidates` (ties by id),
+  // in increasing id order.
   template <class Preference>
-  static void choose(std::vector<std::size_t>& candidates, std::size_t count,
-                     Preference& preference, time_type start) {
+  static placement_type place(std::vector<std::size_t> candidates, const request_type& r,
+                              Preference& preference, time_type start) {
     if constexpr (!std::same_as<Preference, no_preference>) {
       constexpr bool with_start = std::invocable<Preference&, std::size_t, time_type>;
-      keep_preferred(candidates, count, [&](std::size_t i) {
+      keep_preferred(candidates, r.nodes, [&](std::size_t i) {
         if constexpr (with_start)
           return preference(i, start);
         else
           return preference(i);
       });
     } else {
-      candidates.resize(count);
+      candidates.resize(r.nodes);
     }
+    return placement_type{
+        {start, static_cast<time_type>(start + r.duration)}, r.per_node, std::move(candidates)};
   }
 
   using bounds_type = detail::node_bounds<time_type, capacity_type>;

@@ -24,6 +24,7 @@
 #include <sstream>
 #include <string>
 #include <system_error>
+#include <utility>
 
 #include <boost/iostreams/copy.hpp>
 #include <boost/iostreams/device/array.hpp>
@@ -74,32 +75,21 @@ inline std::string gunzip(const std::string& compressed, const std::filesystem::
     boost::iostreams::copy(chain, boost::iostreams::back_inserter(text));
   } catch (const boost::iostreams::gzip_error& e) {
     // gzip_error carries zlib's code for a broken deflate stream, else the gzip-level fault.
+    namespace gzip = boost::iostreams::gzip;
+    static constexpr std::pair<int, const char*> gzip_faults[] = {
+        {gzip::bad_header, "bad gzip header"},
+        {gzip::bad_footer, "truncated gzip file (the trailer is missing)"},
+        {gzip::bad_crc, "gzip CRC-32 mismatch (the data is corrupt)"},
+        {gzip::bad_length, "gzip length mismatch (the data is corrupt)"},
+        {gzip::bad_method, "unknown gzip compression method"}};
     const char* what = "corrupt gzip data";
-    switch (e.error()) {
-      case boost::iostreams::gzip::bad_header:
-        what = "bad gzip header";
-        break;
-      case boost::iostreams::gzip::bad_footer:
-        what = "truncated gzip file (the trailer is missing)";
-        break;
-      case boost::iostreams::gzip::bad_crc:
-        what = "gzip CRC-32 mismatch (the data is corrupt)";
-        break;
-      case boost::iostreams::gzip::bad_length:
-        what = "gzip length mismatch (the data is corrupt)";
-        break;
-      case boost::iostreams::gzip::bad_method:
-        what = "unknown gzip compression method";
-        break;
-      case boost::iostreams::gzip::zlib_error:
-        // zlib's Z_BUF_ERROR: inflate wanted more input than the file holds.
-        what = e.zlib_error_code() == boost::iostreams::zlib::buf_error
-                   ? "truncated gzip file (the compressed data ends early)"
-                   : "corrupt gzip data (zlib cannot inflate it)";
-        break;
-      default:
-        break;
-    }
+    for (const auto& [code, message] : gzip_faults)
+      if (e.error() == code) what = message;
+    if (e.error() == gzip::zlib_error)
+      // zlib's Z_BUF_ERROR: inflate wanted more input than the file holds.
+      what = e.zlib_error_code() == boost::iostreams::zlib::buf_error
+                 ? "truncated gzip file (the compressed data ends early)"
+                 : "corrupt gzip data (zlib cannot inflate it)";
     throw file_error(path, 0, what);
   } catch (const std::ios_base::failure& e) {
     throw file_error(path, 0, std::string("corrupt or truncated gzip data: ") + e.what());

@@ -24,6 +24,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -139,6 +140,9 @@ class json_value {
   // Rejects members other than `allowed`: a checkpoint with unknown fields was written by
   // something else, and silently ignoring data is how state gets lost.
   void only_members(std::initializer_list<std::string_view> allowed) const {
+    only_members(std::span<const std::string_view>(allowed.begin(), allowed.size()));
+  }
+  void only_members(std::span<const std::string_view> allowed) const {
     for (const member& m : as_object()) {
       bool known = false;
       for (std::string_view a : allowed) known = known || m.first == a;

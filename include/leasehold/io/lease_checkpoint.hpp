@@ -71,165 +71,61 @@ struct enum_names<policy::lease::replanning> {
   static constexpr std::string_view names[] = {"whole_queue", "slide_back"};
 };
 
-template <time_value T, vector_capacity C>
-void write_terms(json_writer& w, const policy::lease::lease_terms<T, C>& t) {
-  w.key("terms").begin_object();
-  w.member("id", t.id);
-  w.member("submit", t.submit);
-  w.member("kind", name_of(t.kind));
-  write_optional(w, "start", t.start);
-  w.key("start_window");
-  if (t.start_window)
-    w.begin_array(true).value(t.start_window->begin).value(t.start_window->end).end_array();
-  else
-    w.null();
-  w.member("nodes", t.nodes);
-  w.key("per_node");
-  write_capacity(w, t.per_node);
-  w.member("duration", t.duration);
-  w.member("real_duration", t.real_duration);
-  w.member("preemptible", t.preemptible);
-  w.key("image");
-  if (t.image)
-    w.begin_object().member("id", t.image->id).member("size_mb", t.image->size_mb).end_object();
-  else
-    w.null();
-  write_optional(w, "withdraw", t.withdraw);
-  w.member("hold_in_queue", t.hold_in_queue);
-  w.end_object();
-}
-
-template <time_value T, vector_capacity C = policy::lease::node_resources>
-[[nodiscard]] policy::lease::lease_terms<T, C> read_terms(const json_value& v) {
-  v.only_members({"id", "submit", "kind", "start", "start_window", "nodes", "per_node", "duration",
-                  "real_duration", "preemptible", "image", "withdraw", "hold_in_queue"});
-  policy::lease::lease_terms<T, C> t;
-  t.id = v.at("id").as_integer<std::uint64_t>();
-  t.submit = v.at("submit").as_integer<T>();
-  t.kind = read_enum<policy::lease::lease_kind>(v.at("kind"));
-  t.start = read_optional<T>(v.at("start"));
-  if (!v.at("start_window").is_null()) t.start_window = read_interval<T>(v.at("start_window"));
-  t.nodes = v.at("nodes").as_integer<std::int64_t>();
-  t.per_node = read_capacity<C>(v.at("per_node"));
-  t.duration = v.at("duration").as_integer<T>();
-  t.real_duration = v.at("real_duration").as_integer<T>();
-  t.preemptible = v.at("preemptible").as_bool();
-  if (const json_value& image = v.at("image"); !image.is_null()) {
-    image.only_members({"id", "size_mb"});
-    t.image = policy::lease::disk_image{image.at("id").as_string(),
-                                        image.at("size_mb").as_integer<std::int64_t>()};
-  }
-  t.withdraw = read_optional<T>(v.at("withdraw"));
-  // Absent in checkpoints written before leases could be held in the queue.
-  if (const json_value* held = v.find("hold_in_queue")) t.hold_in_queue = held->as_bool();
-  return t;
-}
+// The lease structs, member by member in the document's order (fields.hpp writes and reads
+// them from these lists).
+template <>
+struct object_fields<policy::lease::disk_image> {
+  using I = policy::lease::disk_image;
+  static constexpr std::tuple fields{field{"id", &I::id}, field{"size_mb", &I::size_mb}};
+};
 
 template <time_value T, vector_capacity C>
-void write_segment(json_writer& w, const policy::lease::segment<T, C>& s) {
-  w.begin_object();
-  write_ids(w, "nodes", s.nodes);
-  w.key("per_node");
-  write_capacity(w, s.per_node);
-  write_interval(w, "booked", s.booked);
-  write_interval(w, "run", s.run);
-  w.member("migrates", s.migrates);
-  w.member("resumes", s.resumes);
-  w.member("suspends", s.suspends);
-  w.member("completes", s.completes);
-  w.member("finish", s.finish);
-  w.end_object();
-}
+struct object_fields<policy::lease::lease_terms<T, C>> {
+  using L = policy::lease::lease_terms<T, C>;
+  static constexpr std::tuple fields{
+      field{"id", &L::id}, field{"submit", &L::submit}, field{"kind", &L::kind},
+      field{"start", &L::start}, field{"start_window", &L::start_window}, field{"nodes", &L::nodes},
+      field{"per_node", &L::per_node}, field{"duration", &L::duration},
+      field{"real_duration", &L::real_duration}, field{"preemptible", &L::preemptible},
+      field{"image", &L::image}, field{"withdraw", &L::withdraw},
+      // Absent in checkpoints written before leases could be held in the queue.
+      field{"hold_in_queue", &L::hold_in_queue, absent_in_older_checkpoints}};
+};
 
-template <time_value T, vector_capacity C = policy::lease::node_resources>
-[[nodiscard]] policy::lease::segment<T, C> read_segment(const json_value& v) {
-  v.only_members({"nodes", "per_node", "booked", "run", "migrates", "resumes", "suspends",
-                  "completes", "finish"});
-  policy::lease::segment<T, C> s;
-  s.nodes = read_ids<std::size_t>(v.at("nodes"));
-  s.per_node = read_capacity<C>(v.at("per_node"));
-  s.booked = read_interval<T>(v.at("booked"));
-  s.run = read_interval<T>(v.at("run"));
-  s.migrates = v.at("migrates").as_bool();
-  s.resumes = v.at("resumes").as_bool();
-  s.suspends = v.at("suspends").as_bool();
-  s.completes = v.at("completes").as_bool();
-  s.finish = v.at("finish").as_integer<T>();
-  return s;
-}
+// A segment's `transfer` is not stored: it is cleared as soon as the segment is booked.
+template <time_value T, vector_capacity C>
+struct object_fields<policy::lease::segment<T, C>> {
+  using S = policy::lease::segment<T, C>;
+  static constexpr std::tuple fields{
+      field{"nodes", &S::nodes},       field{"per_node", &S::per_node},
+      field{"booked", &S::booked},     field{"run", &S::run},
+      field{"migrates", &S::migrates}, field{"resumes", &S::resumes},
+      field{"suspends", &S::suspends}, field{"completes", &S::completes},
+      field{"finish", &S::finish}};
+};
+
+template <time_value T>
+struct object_fields<policy::lease::segment_record<T>> {
+  using H = policy::lease::segment_record<T>;
+  static constexpr std::tuple fields{field{"nodes", &H::nodes}, field{"span", &H::span},
+                                     field{"run", &H::run}, field{"work", &H::work},
+                                     field{"outcome", &H::outcome}};
+};
 
 template <time_value T, vector_capacity C>
-void write_record(json_writer& w, const policy::lease::lease_record<T, C>& l) {
-  w.begin_object();
-  write_terms(w, l.terms);
-  w.member("state", name_of(l.state));
-  w.member("remaining_max", l.remaining_max);
-  w.member("remaining_real", l.remaining_real);
-  write_optional(w, "first_start", l.first_start);
-  write_optional(w, "end", l.end);
-  w.key("current");
-  if (l.current)
-    write_segment(w, *l.current);
-  else
-    w.null();
-  write_ids(w, "suspended_on", l.suspended_on);
-  w.key("migration_transfer");
-  if (l.migration_transfer)
-    w.begin_array(true)
-        .value(l.migration_transfer->begin)
-        .value(l.migration_transfer->end)
-        .end_array();
-  else
-    w.null();
-  w.key("history").begin_array();
-  for (const auto& h : l.history) {
-    w.begin_object();
-    write_ids(w, "nodes", h.nodes);
-    write_interval(w, "span", h.span);
-    write_interval(w, "run", h.run);
-    w.member("work", h.work);
-    w.member("outcome", name_of(h.outcome));
-    w.end_object();
-  }
-  w.end_array();
-  w.member("suspensions", l.suspensions);
-  w.member("migrations", l.migrations);
-  w.member("cancellations", l.cancellations);
-  w.member("rejection", l.rejection);
-  w.member("generation", l.generation);
-  w.end_object();
-}
-
-template <time_value T, vector_capacity C = policy::lease::node_resources>
-[[nodiscard]] policy::lease::lease_record<T, C> read_record(const json_value& v) {
-  v.only_members({"terms", "state", "remaining_max", "remaining_real", "first_start", "end",
-                  "current", "suspended_on", "migration_transfer", "history", "suspensions",
-                  "migrations", "cancellations", "rejection", "generation"});
-  policy::lease::lease_record<T, C> l;
-  l.terms = read_terms<T, C>(v.at("terms"));
-  l.state = read_enum<policy::lease::lease_state>(v.at("state"));
-  l.remaining_max = v.at("remaining_max").as_integer<T>();
-  l.remaining_real = v.at("remaining_real").as_integer<T>();
-  l.first_start = read_optional<T>(v.at("first_start"));
-  l.end = read_optional<T>(v.at("end"));
-  if (!v.at("current").is_null()) l.current = read_segment<T, C>(v.at("current"));
-  l.suspended_on = read_ids<std::size_t>(v.at("suspended_on"));
-  // Absent in checkpoints written before migrations could be booked as transfers.
-  if (const json_value* m = v.find("migration_transfer"); m != nullptr && !m->is_null())
-    l.migration_transfer = read_interval<T>(*m);
-  for (const json_value& h : v.at("history").as_array()) {
-    h.only_members({"nodes", "span", "run", "work", "outcome"});
-    l.history.push_back({read_ids<std::size_t>(h.at("nodes")), read_interval<T>(h.at("span")),
-                         read_interval<T>(h.at("run")), h.at("work").as_integer<T>(),
-                         read_enum<policy::lease::segment_outcome>(h.at("outcome"))});
-  }
-  l.suspensions = v.at("suspensions").as_integer<std::size_t>();
-  l.migrations = v.at("migrations").as_integer<std::size_t>();
-  l.cancellations = v.at("cancellations").as_integer<std::size_t>();
-  l.rejection = v.at("rejection").as_string();
-  l.generation = v.at("generation").as_integer<std::uint64_t>();
-  return l;
-}
+struct object_fields<policy::lease::lease_record<T, C>> {
+  using R = policy::lease::lease_record<T, C>;
+  static constexpr std::tuple fields{
+      field{"terms", &R::terms}, field{"state", &R::state},
+      field{"remaining_max", &R::remaining_max}, field{"remaining_real", &R::remaining_real},
+      field{"first_start", &R::first_start}, field{"end", &R::end}, field{"current", &R::current},
+      field{"suspended_on", &R::suspended_on},
+      // Absent in checkpoints written before migrations could be booked as transfers.
+      field{"migration_transfer", &R::migration_transfer, absent_in_older_checkpoints},
+      field{"history", &R::history}, field{"suspensions", &R::suspensions},
+      field{"migrations", &R::migrations}, field{"cancellations", &R::cancellations},
+      field{"rejection", &R::rejection}, field{"generation", &R::generation}};
+};
 
 template <time_value T>
 void write_config(json_writer& w, const policy::lease::scheduler_config<T>& c) {
@@ -344,7 +240,7 @@ void write_scheduler_state(json_writer& w, const State& state,
   write_slot_table_body(w, state.table);
   w.end_object();
   w.key("leases").begin_array();
-  for (const auto& record : state.leases) write_record<T>(w, record);
+  for (const auto& record : state.leases) write_value(w, record);
   w.end_array();
   write_ids(w, "queue", queue);
   write_ids(w, "reserved", state.reserved);
@@ -365,7 +261,7 @@ void write_scheduler_state(json_writer& w, const State& state,
   w.end_array();
   if (!state.finished.empty()) {
     w.key("finished").begin_array();
-    for (const auto& record : state.finished) write_record<T>(w, record);
+    for (const auto& record : state.finished) write_value(w, record);
     w.end_array();
   }
 }
@@ -390,7 +286,7 @@ S read_scheduler_state(const json_value& doc, const Make& make, Prep prep) {
   typename S::state_type state{config, now, std::move(table), {}, {}, {}};
   std::map<std::uint64_t, const typename S::record_type*> by_id;
   for (const json_value& item : doc.at("leases").as_array())
-    state.leases.push_back(read_record<T, typename S::capacity_type>(item));
+    state.leases.push_back(read_value<typename S::record_type>(item));
   {
     const auto& items = doc.at("leases").as_array();
     for (std::size_t i = 0; i < state.leases.size(); ++i)
@@ -458,7 +354,7 @@ S read_scheduler_state(const json_value& doc, const Make& make, Prep prep) {
   }
   if (const json_value* finished = doc.find("finished"))
     for (const json_value& item : finished->as_array())
-      state.finished.push_back(read_record<T, typename S::capacity_type>(item));
+      state.finished.push_back(read_value<typename S::record_type>(item));
   const json_value& queue = doc.at("queue");
   S s = [&] {
     try {

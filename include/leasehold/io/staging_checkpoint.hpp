@@ -45,16 +45,63 @@ struct enum_names<policy::staging::piggybacking> {
   static constexpr std::string_view names[] = {"same_node", "join_multicast"};
 };
 
+template <>
+struct object_fields<policy::staging::staging_config> {
+  using C = policy::staging::staging_config;
+  static constexpr std::tuple fields{
+      field{"bandwidth_mb_s", &C::bandwidth_mb_s}, field{"cache_mb", &C::cache_mb},
+      field{"reuse", &C::reuse}, field{"eviction", &C::eviction}, field{"mechanism", &C::mechanism},
+      field{"deadline_transfers", &C::deadline_transfers},
+      // Absent from checkpoints written before piggybacking was a choice: same_node, as then.
+      field{"piggyback", &C::piggyback, absent_in_older_checkpoints}};
+};
+
+template <>
+struct object_fields<policy::staging::staging_stats> {
+  using S = policy::staging::staging_stats;
+  static constexpr std::tuple fields{
+      field{"cache_hits", &S::cache_hits},         field{"cache_misses", &S::cache_misses},
+      field{"piggybacks", &S::piggybacks},         field{"transfers", &S::transfers},
+      field{"mb_transferred", &S::mb_transferred}, field{"mb_delivered", &S::mb_delivered}};
+};
+
+template <time_value T>
+struct object_fields<policy::staging::staging_hold<T>> {
+  using H = policy::staging::staging_hold<T>;
+  static constexpr std::tuple fields{field{"lease", &H::lease},
+                                     field{"start", &H::start},
+                                     field{"key", &H::key},
+                                     field{"refs", &H::refs},
+                                     field{"hits", &H::hits},
+                                     field{"misses", &H::misses},
+                                     field{"piggybacks", &H::piggybacks}};
+};
+
+template <time_value T>
+struct object_fields<policy::lease::transfer_notice<T>> {
+  using N = policy::lease::transfer_notice<T>;
+  static constexpr std::tuple fields{field{"transfer", &N::transfer}, field{"image", &N::image},
+                                     field{"size_mb", &N::size_mb},   field{"nodes", &N::nodes},
+                                     field{"span", &N::span},         field{"leases", &N::leases}};
+};
+
+// An image transfer's members but its users, in two parts: the reader checks the first
+// (size and span) before it reads the second.
+template <time_value T>
+struct transfer_fields {
+  using X = policy::staging::image_transfer<T>;
+  static constexpr std::tuple what{field{"id", &X::id}, field{"image", &X::image},
+                                   field{"size_mb", &X::size_mb}, field{"span", &X::span}};
+  static constexpr std::tuple where{field{"nodes", &X::nodes},
+                                    field{"deadline_driven", &X::deadline_driven},
+                                    field{"announced", &X::announced}};
+};
+
 template <time_value T>
 void write_transfer(json_writer& w, const policy::staging::image_transfer<T>& tr) {
   w.begin_object();
-  w.member("id", tr.id);
-  w.member("image", tr.image);
-  w.member("size_mb", tr.size_mb);
-  write_interval(w, "span", tr.span);
-  write_ids(w, "nodes", tr.nodes);
-  w.member("deadline_driven", tr.deadline_driven);
-  w.member("announced", tr.announced);
+  write_members(w, tr, transfer_fields<T>::what);
+  write_members(w, tr, transfer_fields<T>::where);
   // [lease, node, start, protected] for each (lease, node) it serves.
   w.key("users").begin_array();
   for (const auto& [key, user] : tr.users)
@@ -70,18 +117,12 @@ void write_transfer(json_writer& w, const policy::staging::image_transfer<T>& tr
 
 template <time_value T>
 [[nodiscard]] policy::staging::image_transfer<T> read_transfer(const json_value& v) {
-  v.only_members(
-      {"id", "image", "size_mb", "span", "nodes", "deadline_driven", "announced", "users"});
+  only_fields(v, {"users"}, transfer_fields<T>::what, transfer_fields<T>::where);
   policy::staging::image_transfer<T> tr;
-  tr.id = v.at("id").as_integer<std::uint64_t>();
-  tr.image = v.at("image").as_string();
-  tr.size_mb = v.at("size_mb").as_integer<std::int64_t>();
-  tr.span = read_interval<T>(v.at("span"));
+  read_members(v, tr, transfer_fields<T>::what);
   if (tr.size_mb <= 0) v.at("size_mb").fail("a transfer's size must be positive");
   if (tr.span.end < tr.span.begin) v.at("span").fail("the span ends before it begins");
-  tr.nodes = read_ids<std::size_t>(v.at("nodes"));
-  tr.deadline_driven = v.at("deadline_driven").as_bool();
-  tr.announced = v.at("announced").as_bool();
+  read_members(v, tr, transfer_fields<T>::where);
   for (const json_value& item : v.at("users").as_array()) {
     const auto& user = item.as_array(4);
     const std::pair key{user[0].as_integer<std::uint64_t>(), user[1].as_integer<std::size_t>()};
@@ -95,50 +136,14 @@ template <time_value T>
   return tr;
 }
 
-template <time_value T>
-void write_notice(json_writer& w, const policy::lease::transfer_notice<T>& n) {
-  w.begin_object();
-  w.member("transfer", n.transfer);
-  w.member("image", n.image);
-  w.member("size_mb", n.size_mb);
-  write_ids(w, "nodes", n.nodes);
-  write_interval(w, "span", n.span);
-  write_ids(w, "leases", n.leases);
-  w.end_object();
-}
-
-template <time_value T>
-[[nodiscard]] policy::lease::transfer_notice<T> read_notice(const json_value& v) {
-  v.only_members({"transfer", "image", "size_mb", "nodes", "span", "leases"});
-  policy::lease::transfer_notice<T> n;
-  n.transfer = v.at("transfer").as_integer<std::uint64_t>();
-  n.image = v.at("image").as_string();
-  n.size_mb = v.at("size_mb").as_integer<std::int64_t>();
-  n.nodes = read_ids<std::size_t>(v.at("nodes"));
-  n.span = read_interval<T>(v.at("span"));
-  n.leases = read_ids<std::uint64_t>(v.at("leases"));
-  return n;
-}
-
 }  // namespace detail
 
 // The body of an image-staging checkpoint (its members, without the envelope).
 template <class Link>
 void write_staging_body(json_writer& w, const policy::staging::image_staging_state<Link>& state) {
   using T = typename Link::time_type;
-  using detail::write_ids;
   w.member("kind", "image_staging");
-  const auto& c = state.config;
-  w.key("config")
-      .begin_object()
-      .member("bandwidth_mb_s", c.bandwidth_mb_s)
-      .member("cache_mb", c.cache_mb)
-      .member("reuse", c.reuse)
-      .member("eviction", detail::name_of(c.eviction))
-      .member("mechanism", detail::name_of(c.mechanism))
-      .member("deadline_transfers", detail::name_of(c.deadline_transfers))
-      .member("piggyback", detail::name_of(c.piggyback))
-      .end_object();
+  detail::write_value(w.key("config"), state.config);
   w.member("now", state.now);
   w.key("link").begin_object();
   w.member("origin", state.link.origin());
@@ -177,34 +182,11 @@ void write_staging_body(json_writer& w, const policy::staging::image_staging_sta
   for (const auto& [node, key, id] : state.incoming)
     w.begin_array(true).value(node).value(key).value(id).end_array();
   w.end_array();
-  w.key("holds").begin_array();
-  for (const auto& h : state.holds) {
-    w.begin_object();
-    w.member("lease", h.lease);
-    w.member("start", h.start);
-    w.member("key", h.key);
-    write_ids(w, "refs", h.refs);
-    w.member("hits", h.hits);
-    w.member("misses", h.misses);
-    w.member("piggybacks", h.piggybacks);
-    w.end_object();
-  }
-  w.end_array();
-  const auto& st = state.stats;
-  w.key("stats")
-      .begin_object()
-      .member("cache_hits", st.cache_hits)
-      .member("cache_misses", st.cache_misses)
-      .member("piggybacks", st.piggybacks)
-      .member("transfers", st.transfers)
-      .member("mb_transferred", st.mb_transferred)
-      .member("mb_delivered", st.mb_delivered)
-      .end_object();
+  detail::write_value(w.key("holds"), state.holds);
+  detail::write_value(w.key("stats"), state.stats);
   w.member("next_transfer_id", state.next_transfer_id);
   w.member("next_order", state.next_order);
-  w.key("tentative").begin_array();
-  for (const auto& n : state.tentative) detail::write_notice<T>(w, n);
-  w.end_array();
+  detail::write_value(w.key("tentative"), state.tentative);
 }
 
 // Reads what write_staging_body wrote and builds the staging step (import_state); `make`
@@ -224,19 +206,7 @@ requires requires(typename Staging::state_type state) {
     v.at("kind").fail("a preparation step of kind \"" + v.at("kind").as_string() +
                       "\", expected \"image_staging\"");
   const json_value& cv = v.at("config");
-  cv.only_members({"bandwidth_mb_s", "cache_mb", "reuse", "eviction", "mechanism",
-                   "deadline_transfers", "piggyback"});
-  staging_config config;
-  config.bandwidth_mb_s = cv.at("bandwidth_mb_s").as_double();
-  config.cache_mb = cv.at("cache_mb").as_integer<std::int64_t>();
-  config.reuse = cv.at("reuse").as_bool();
-  config.eviction = detail::read_enum<eviction_policy>(cv.at("eviction"));
-  config.mechanism = detail::read_enum<transfer_mechanism>(cv.at("mechanism"));
-  config.deadline_transfers = detail::read_enum<deadline_placement>(cv.at("deadline_transfers"));
-  // Absent from checkpoints written before piggybacking was a choice: same_node, as then.
-  config.piggyback = piggybacking::same_node;
-  if (const json_value* p = cv.find("piggyback"))
-    config.piggyback = detail::read_enum<piggybacking>(*p);
+  const auto config = detail::read_value<staging_config>(cv);
   const T now = v.at("now").as_integer<T>();
 
   // The link: its total is the bandwidth in kB/s, as repository_link rounds it.
@@ -299,27 +269,11 @@ requires requires(typename Staging::state_type state) {
     state.incoming.emplace_back(triple[0].as_integer<std::size_t>(), triple[1].as_string(),
                                 triple[2].as_integer<std::uint64_t>());
   }
-  for (const json_value& item : v.at("holds").as_array()) {
-    item.only_members({"lease", "start", "key", "refs", "hits", "misses", "piggybacks"});
-    state.holds.push_back(
-        {item.at("lease").as_integer<std::uint64_t>(), item.at("start").as_integer<T>(),
-         item.at("key").as_string(), detail::read_ids<std::size_t>(item.at("refs")),
-         item.at("hits").as_integer<std::size_t>(), item.at("misses").as_integer<std::size_t>(),
-         item.at("piggybacks").as_integer<std::size_t>()});
-  }
-  const json_value& sv = v.at("stats");
-  sv.only_members(
-      {"cache_hits", "cache_misses", "piggybacks", "transfers", "mb_transferred", "mb_delivered"});
-  state.stats = {sv.at("cache_hits").as_integer<std::size_t>(),
-                 sv.at("cache_misses").as_integer<std::size_t>(),
-                 sv.at("piggybacks").as_integer<std::size_t>(),
-                 sv.at("transfers").as_integer<std::size_t>(),
-                 sv.at("mb_transferred").as_integer<std::int64_t>(),
-                 sv.at("mb_delivered").as_integer<std::int64_t>()};
+  state.holds = detail::read_value<decltype(state.holds)>(v.at("holds"));
+  state.stats = detail::read_value<staging_stats>(v.at("stats"));
   state.next_transfer_id = v.at("next_transfer_id").as_integer<std::uint64_t>();
   state.next_order = v.at("next_order").as_integer<std::uint64_t>();
-  for (const json_value& item : v.at("tentative").as_array())
-    state.tentative.push_back(detail::read_notice<T>(item));
+  state.tentative = detail::read_value<decltype(state.tentative)>(v.at("tentative"));
   try {
     return Staging::import_state(std::move(state));
   } catch (const format_error&) {

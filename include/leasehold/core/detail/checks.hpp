@@ -27,6 +27,15 @@ void check_total(const C& total) {
     throw invalid_request(describe("total capacity ", total, " must be positive"));
 }
 
+// A backend's constructor arguments: a positive total, and an origin that leaves time to book
+// (every backend checks the same two, with its own name in the message).
+template <capacity_value C, time_value T>
+void check_profile(const char* backend, const C& total, T origin) {
+  check_total(total);
+  if (origin == forever<T>)
+    throw invalid_request(describe(backend, ": origin ", origin, " leaves no time"));
+}
+
 template <time_value T>
 void check_span(const char* operation, interval<T> span, T origin) {
   if (span.end < span.begin)

@@ -219,12 +219,7 @@ class lease_scheduler : private detail::transactions<A, Preparation, QueueOrder,
   // started (it then runs on) or is over.
   bool withdraw(std::uint64_t id, time_type now) {
     if (!in_call_) return outermost([&] { return withdraw(id, now); });
-    check_now("withdraw", now);
-    const auto it = leases_.find(id);
-    if (it == leases_.end())
-      throw invalid_lease(leasehold::detail::describe("withdraw lease ", id, ": unknown lease"));
-    run_events_until(now);
-    record_type& l = it->second;
+    record_type& l = lease_at("withdraw", id, now);
     if (l.first_start || (l.state != lease_state::queued && l.state != lease_state::scheduled))
       return false;
     if (l.state == lease_state::scheduled) unbook(l, now_);
@@ -242,12 +237,7 @@ class lease_scheduler : private detail::transactions<A, Preparation, QueueOrder,
   // a lease that is not running.
   void release(std::uint64_t id, time_type now) {
     if (!in_call_) return outermost([&] { release(id, now); });
-    check_now("release", now);
-    const auto it = leases_.find(id);
-    if (it == leases_.end())
-      throw invalid_lease(leasehold::detail::describe("release lease ", id, ": unknown lease"));
-    run_events_until(now);
-    record_type& l = it->second;
+    record_type& l = lease_at("release", id, now);
     if (l.state != lease_state::running)
       throw invalid_lease(
           leasehold::detail::describe("release lease ", id, ": it is ", l.state, ", not running"));
@@ -467,6 +457,16 @@ class lease_scheduler : private detail::transactions<A, Preparation, QueueOrder,
     if (now < now_)
       throw invalid_lease(leasehold::detail::describe(
           operation, " at ", now, ": time went backwards (the scheduler is at ", now_, ")"));
+  }
+  // The lease a call on one lease (withdraw, release) acts on, with the clock moved to `now`:
+  // throws invalid_lease, changing nothing, for a time before the clock or an unknown id.
+  record_type& lease_at(const char* operation, std::uint64_t id, time_type now) {
+    check_now(operation, now);
+    const auto it = leases_.find(id);
+    if (it == leases_.end())
+      throw invalid_lease(leasehold::detail::describe(operation, " lease ", id, ": unknown lease"));
+    run_events_until(now);
+    return it->second;
   }
   void check_terms(const terms_type& t, time_type now) const {
     using leasehold::detail::describe;

@@ -484,6 +484,13 @@ class image_staging {
       transfers_.emplace(tr.id, std::move(tr));
     }
     next_order_ += spans.size();
+    // The node now waits for the image from transfer tr, which serves this lease there.
+    const auto awaits = [&](std::size_t node, transfer_type& tr) {
+      incoming_[{node, key}] = tr.id;
+      caches_[node].acquire(key);
+      tr.users[{t.id, node}] = {booked.begin, is_protected};
+      h.refs.push_back(node);
+    };
     for (std::size_t i = 0; i < need.size(); ++i) {
       const std::size_t node = need[i];
       transfer_type& tr =
@@ -496,10 +503,7 @@ class image_staging {
         for (const auto& victim : caches_[node].insert(key, t.image->id, size, tr.span.end))
           evicted(node, victim);
       }
-      incoming_[{node, key}] = tr.id;
-      caches_[node].acquire(key);
-      tr.users[{t.id, node}] = {booked.begin, is_protected};
-      h.refs.push_back(node);
+      awaits(node, tr);
       ++h.misses;
     }
     for (std::size_t node : join) {
@@ -510,10 +514,7 @@ class image_staging {
       if (const auto at = std::ranges::lower_bound(tr.nodes, node);
           at == tr.nodes.end() || *at != node)
         tr.nodes.insert(at, node);
-      incoming_[{node, key}] = tr.id;
-      caches_[node].acquire(key);
-      tr.users[{t.id, node}] = {booked.begin, is_protected};
-      h.refs.push_back(node);
+      awaits(node, tr);
       ++h.piggybacks;
     }
     for (std::size_t node : reuse) {

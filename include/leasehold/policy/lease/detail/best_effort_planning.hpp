@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -44,67 +45,45 @@ class best_effort_planning : public reservation_admission<A, Preparation, QueueO
  protected:
   using base::base;
 
-  using base::book;
-  using base::booked_vector;
-  using base::chooses_nodes;
-  using base::config_;
-  using base::enqueue;
-  using base::leases_;
-  using base::log_;
-  using base::may_suspend;
-  using base::migration_time;
-  using base::node_key;
-  using base::now_;
-  using base::order_;
-  using base::overhead;
-  using base::prep_;
-  using base::queue_;
-  using base::reserved_;
-  using base::resume_time;
-  using base::settle_finish;
-  using base::suspend_time;
-  using base::table_;
-  using base::time_for;
-  using base::transfer_vector;
-  using base::unbook;
   using typename base::node_key_type;
 
   // Unschedules every best-effort lease that holds a reservation but has not begun, then
   // plans the queue again in its order: the schedule after anything changed.
   void reevaluate() {
-    if (config_.replan == replanning::whole_queue) {
+    if (this->config_.replan == replanning::whole_queue) {
       for (const std::uint64_t id :
-           std::vector<std::uint64_t>(reserved_.begin(), reserved_.end())) {
-        record_type& l = leases_.at(id);
-        unbook(l, now_);
-        enqueue(l);
+           std::vector<std::uint64_t>(this->reserved_.begin(), this->reserved_.end())) {
+        record_type& l = this->leases_.at(id);
+        this->unbook(l, this->now_);
+        this->enqueue(l);
       }
     }
-    const std::size_t limit = config_.backfill.max_reservations();
-    std::size_t reservations = reserved_.size();  // kept bookings count (slide_back)
+    const std::size_t limit = this->config_.backfill.max_reservations();
+    std::size_t reservations = this->reserved_.size();  // kept bookings count (slide_back)
     for (const std::uint64_t id : served_order()) {
-      record_type& l = leases_.at(id);
+      record_type& l = this->leases_.at(id);
       if (l.terms.hold_in_queue) continue;  // it only waits for its withdrawal (lease_terms)
       const bool may_reserve = reservations < limit;
-      if (!may_reserve && !fits(booked_vector(l.terms), table_.aggregate().free_at(now_))) {
-        if (config_.backfill.kind == backfilling::mode::off) break;
+      if (!may_reserve &&
+          !fits(this->booked_vector(l.terms), this->table_.aggregate().free_at(this->now_))) {
+        if (this->config_.backfill.kind == backfilling::mode::off) break;
         continue;  // quick rejection: not even one VM fits anywhere now
       }
       std::optional<segment_type> seg = plan(l, may_reserve);
       if (!seg) {
-        if (config_.backfill.kind == backfilling::mode::off) break;
+        if (this->config_.backfill.kind == backfilling::mode::off) break;
         continue;
       }
       // A lease that waits only for its own image transfer starts "now" as far as
       // backfilling goes (Haizea §3.2: the earliest start of each node counts the time the
       // image needs to get there); only a later start holds a future reservation.
-      const time_type lead =
-          seg->transfer ? static_cast<time_type>(seg->transfer->end - now_) : preparation_lead(l);
-      const bool future = seg->booked.begin > now_ + lead;
-      book(l, std::move(*seg));
+      const time_type lead = seg->transfer ? static_cast<time_type>(seg->transfer->end - this->now_)
+                                           : preparation_lead(l);
+      const bool future = seg->booked.begin > this->now_ + lead;
+      this->book(l, std::move(*seg));
       if (future) {
         ++reservations;
-        log_.insert(reserved_, id);
+        this->log_.insert(this->reserved_, id);
       }
     }
   }
@@ -114,33 +93,34 @@ class best_effort_planning : public reservation_admission<A, Preparation, QueueO
   // early as their own nodes allow, in the order of their starts. Otherwise nothing: the
   // whole queue is planned again anyway.
   void slide_back(const std::vector<std::size_t>& freed) {
-    if (config_.replan != replanning::slide_back) return;
+    if (this->config_.replan != replanning::slide_back) return;
     std::vector<std::pair<time_type, std::uint64_t>> later;
-    for (const std::uint64_t id : reserved_) {
-      const segment_type& seg = *leases_.at(id).current;
+    for (const std::uint64_t id : this->reserved_) {
+      const segment_type& seg = *this->leases_.at(id).current;
       const bool shares = std::ranges::any_of(
           seg.nodes, [&](std::size_t node) { return std::ranges::binary_search(freed, node); });
-      if (shares && seg.booked.begin > now_) later.emplace_back(seg.booked.begin, id);
+      if (shares && seg.booked.begin > this->now_) later.emplace_back(seg.booked.begin, id);
     }
     std::ranges::sort(later);
-    for (const auto& entry : later) slide(leases_.at(entry.second));
+    for (const auto& entry : later) slide(this->leases_.at(entry.second));
   }
 
   // Moves a booked lease to its earliest start on its own nodes (never later: its own slot is
   // free once it is unbooked), the whole booking shifted alike.
   void slide(record_type& l) {
     const segment_type old = *l.current;
-    unbook(l, now_);
+    this->unbook(l, this->now_);
     const auto length = static_cast<time_type>(old.booked.end - old.booked.begin);
     const typename table_type::request_type request{
         old.nodes.size(),
         old.per_node,
         length,
-        {now_, static_cast<time_type>(old.booked.begin + length)}};
-    const auto p = table_.earliest_fit(request, cluster::no_preference{}, [&](std::size_t node) {
-      if (!std::ranges::binary_search(old.nodes, node)) return forever<time_type>;
-      return old.resumes ? now_ : ready_at(l.terms, node);
-    });
+        {this->now_, static_cast<time_type>(old.booked.begin + length)}};
+    const auto p =
+        this->table_.earliest_fit(request, cluster::no_preference{}, [&](std::size_t node) {
+          if (!std::ranges::binary_search(old.nodes, node)) return forever<time_type>;
+          return old.resumes ? this->now_ : ready_at(l.terms, node);
+        });
     if (!p || p->nodes != old.nodes)
       throw invariant_violation(leasehold::detail::describe(
           "lease_scheduler: lease ", l.terms.id, " lost its own slot while sliding back"));
@@ -152,23 +132,23 @@ class best_effort_planning : public reservation_admission<A, Preparation, QueueO
                static_cast<time_type>(old.run.end - shift)};
     seg.finish = static_cast<time_type>(old.finish - shift);
     const std::uint64_t id = l.terms.id;
-    book(l, std::move(seg));
-    if (l.state == lease_state::scheduled) log_.insert(reserved_, id);
+    this->book(l, std::move(seg));
+    if (l.state == lease_state::scheduled) this->log_.insert(this->reserved_, id);
   }
 
   // The queue in the order it is served now: FIFO, or by the queue order's keys (asked afresh,
   // so that keys may depend on the time) with FIFO among equal keys.
   [[nodiscard]] std::vector<std::uint64_t> served_order() const {
     std::vector<std::uint64_t> ids;
-    ids.reserve(queue_.size());
+    ids.reserve(this->queue_.size());
     if constexpr (std::same_as<QueueOrder, fifo_order>) {
-      for (const auto& entry : queue_) ids.push_back(entry.second);
+      for (const auto& entry : this->queue_) ids.push_back(entry.second);
     } else {
       using key_type = queue_key_t<QueueOrder, time_type, capacity_type>;
       std::vector<std::pair<key_type, std::uint64_t>> keyed;
-      keyed.reserve(queue_.size());
-      for (const auto& entry : queue_) {
-        auto key = order_(leases_.at(entry.second), now_);
+      keyed.reserve(this->queue_.size());
+      for (const auto& entry : this->queue_) {
+        auto key = this->order_(this->leases_.at(entry.second), this->now_);
         detail::check_sort_key("queue order", key, entry.second);
         keyed.emplace_back(std::move(key), entry.second);
       }
@@ -190,16 +170,17 @@ class best_effort_planning : public reservation_admission<A, Preparation, QueueO
       // A transfer_first migration still under way: the state is not there before its end,
       // and it does not move again meanwhile.
       std::optional<time_type> arriving;
-      if (l.migration_transfer && l.migration_transfer->end > now_)
+      if (l.migration_transfer && l.migration_transfer->end > this->now_)
         arriving = l.migration_transfer->end;
-      best = plan_on(l, may_reserve, resume_time(l.terms), &l.suspended_on, false, true, arriving);
-      if (config_.migrate == migration::allowed && !arriving &&
-          (!best || best->booked.begin > now_)) {
-        if (config_.migration_booking == migration_step::with_resume) {
-          auto moved =
-              plan_on(l, may_reserve,
-                      static_cast<time_type>(migration_time(l.terms) + resume_time(l.terms)),
-                      nullptr, true, true);
+      best = plan_on(l, may_reserve, this->resume_time(l.terms), &l.suspended_on, false, true,
+                     arriving);
+      if (this->config_.migrate == migration::allowed && !arriving &&
+          (!best || best->booked.begin > this->now_)) {
+        if (this->config_.migration_booking == migration_step::with_resume) {
+          auto moved = plan_on(
+              l, may_reserve,
+              static_cast<time_type>(this->migration_time(l.terms) + this->resume_time(l.terms)),
+              nullptr, true, true);
           if (moved && (!best || moved->booked.begin < best->booked.begin)) best = std::move(moved);
         } else {
           auto moved = plan_transfer_first(l, may_reserve);
@@ -217,12 +198,13 @@ class best_effort_planning : public reservation_admission<A, Preparation, QueueO
   // transfer's end. Nullopt when no nodes can take the transfer's disk now.
   std::optional<segment_type> plan_transfer_first(const record_type& l, bool may_reserve) const {
     const terms_type& t = l.terms;
-    const interval<time_type> transfer{now_, static_cast<time_type>(now_ + migration_time(t))};
-    auto seg = plan_on(l, may_reserve, resume_time(t), nullptr, false, true, transfer.end);
+    const interval<time_type> transfer{
+        this->now_, static_cast<time_type>(this->now_ + this->migration_time(t))};
+    auto seg = plan_on(l, may_reserve, this->resume_time(t), nullptr, false, true, transfer.end);
     if (!seg) return std::nullopt;
-    if (const auto disk = transfer_vector(t)) {
+    if (const auto disk = this->transfer_vector(t)) {
       for (std::size_t node : seg->nodes)
-        if (!fits(*disk, table_.node(node).min_free(transfer))) return std::nullopt;
+        if (!fits(*disk, this->table_.node(node).min_free(transfer))) return std::nullopt;
     }
     seg->transfer = transfer;
     return seg;
@@ -234,24 +216,25 @@ class best_effort_planning : public reservation_admission<A, Preparation, QueueO
                                       std::optional<time_type> not_before = std::nullopt) const {
     const terms_type& t = l.terms;
     const auto n = static_cast<std::size_t>(t.nodes);
-    const capacity_type v = booked_vector(t);
-    const auto work = time_for(l.remaining_max);
-    const auto full = static_cast<time_type>(lead + work + overhead(t));
+    const capacity_type v = this->booked_vector(t);
+    const auto work = this->time_for(l.remaining_max);
+    const auto full = static_cast<time_type>(lead + work + this->overhead(t));
     time_type needed = full;
-    const bool suspendable = may_suspend(t);
+    const bool suspendable = this->may_suspend(t);
     if (suspendable) {
-      const time_type minimum_run = config_.minimum_run
-                                        ? *config_.minimum_run
-                                        : static_cast<time_type>(suspend_time(t) + resume_time(t));
+      const time_type minimum_run =
+          this->config_.minimum_run
+              ? *this->config_.minimum_run
+              : static_cast<time_type>(this->suspend_time(t) + this->resume_time(t));
       needed = std::min(full, static_cast<time_type>(lead + std::max<time_type>(minimum_run, 1) +
-                                                     suspend_time(t)));
+                                                     this->suspend_time(t)));
     }
     // A start that waits only for a migration's transfer counts as "now" for backfilling.
-    const time_type earliest = not_before.value_or(now_);
+    const time_type earliest = not_before.value_or(this->now_);
     const interval<time_type> window{
-        now_, may_reserve ? forever<time_type>
-                          : static_cast<time_type>(earliest + (resumes ? 0 : preparation_lead(l)) +
-                                                   needed)};
+        this->now_, may_reserve ? forever<time_type>
+                                : static_cast<time_type>(
+                                      earliest + (resumes ? 0 : preparation_lead(l)) + needed)};
     const typename table_type::request_type request{n, v, needed, window};
     auto allowed = [only](std::size_t node) {
       return only == nullptr || std::ranges::find(*only, node) != only->end();
@@ -259,21 +242,21 @@ class best_effort_planning : public reservation_admission<A, Preparation, QueueO
     std::optional<typename table_type::placement_type> p;
     auto ready = [&](std::size_t node) {
       if (!allowed(node)) return forever<time_type>;
-      return std::max(earliest, resumes ? now_ : ready_at(t, node));
+      return std::max(earliest, resumes ? this->now_ : ready_at(t, node));
     };
-    if constexpr (chooses_nodes) {
+    if constexpr (base::chooses_nodes) {
       auto prefer = [&](std::size_t node, time_type start) {
-        return node_key(node, l, {start, static_cast<time_type>(start + full)});
+        return this->node_key(node, l, {start, static_cast<time_type>(start + full)});
       };
       if (only == nullptr && !not_before && (is_always_ready() || resumes))
-        p = table_.earliest_fit(request, prefer);
+        p = this->table_.earliest_fit(request, prefer);
       else
-        p = table_.earliest_fit(request, prefer, ready);
+        p = this->table_.earliest_fit(request, prefer, ready);
     } else {
       if (only == nullptr && !not_before && (is_always_ready() || resumes))
-        p = table_.earliest_fit(request);
+        p = this->table_.earliest_fit(request);
       else
-        p = table_.earliest_fit(request, cluster::no_preference{}, ready);
+        p = this->table_.earliest_fit(request, cluster::no_preference{}, ready);
     }
     if (!p) return std::nullopt;
     const time_type s = p->start();
@@ -294,10 +277,10 @@ class best_effort_planning : public reservation_admission<A, Preparation, QueueO
         std::size_t node;
       };
       std::vector<candidate> until;
-      for (std::size_t node : table_.nodes_free({s, static_cast<time_type>(s + needed)}, v))
+      for (std::size_t node : this->table_.nodes_free({s, static_cast<time_type>(s + needed)}, v))
         if (allowed(node) && (is_always_ready() || resumes || ready_at(t, node) <= s))
-          until.push_back(
-              {table_.free_until(node, s, v, seg.booked.end), node_key(node, l, seg.booked), node});
+          until.push_back({this->table_.free_until(node, s, v, seg.booked.end),
+                           this->node_key(node, l, seg.booked), node});
       std::ranges::sort(until, [](const candidate& a, const candidate& b) {
         if (a.until != b.until) return a.until > b.until;
         return std::tie(a.key, a.node) < std::tie(b.key, b.node);
@@ -311,11 +294,11 @@ class best_effort_planning : public reservation_admission<A, Preparation, QueueO
       std::ranges::sort(seg.nodes);
       if (end < seg.booked.end) {
         seg.booked.end = end;
-        seg.run.end = static_cast<time_type>(end - suspend_time(t));
+        seg.run.end = static_cast<time_type>(end - this->suspend_time(t));
         seg.suspends = true;
       }
     }
-    settle_finish(l, seg);
+    this->settle_finish(l, seg);
     return seg;
   }
 
@@ -328,15 +311,15 @@ class best_effort_planning : public reservation_admission<A, Preparation, QueueO
   // How long a fresh start of the lease must wait for its preparation at most, if it began
   // now (a transfer in the link's earliest slot); 0 without a preparation that says.
   [[nodiscard]] time_type preparation_lead(const record_type& l) const {
-    if constexpr (requires { prep_.lead_time(l.terms, now_); }) {
+    if constexpr (requires { this->prep_.lead_time(l.terms, this->now_); }) {
       if (!l.suspended_on.empty()) return 0;
-      return prep_.lead_time(l.terms, now_);
+      return this->prep_.lead_time(l.terms, this->now_);
     } else {
       return 0;
     }
   }
   [[nodiscard]] time_type ready_at(const terms_type& t, std::size_t node) const {
-    return std::max(now_, prep_.ready_at(t, node, now_));
+    return std::max(this->now_, this->prep_.ready_at(t, node, this->now_));
   }
 };
 

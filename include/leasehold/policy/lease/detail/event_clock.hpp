@@ -13,10 +13,8 @@
 //    observer at its instant (the scheduler's next event time includes them).
 
 #include <algorithm>
-#include <cstdint>
 #include <optional>
 #include <tuple>
-#include <vector>
 
 #include "leasehold/policy/lease/detail/best_effort_planning.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
@@ -36,48 +34,29 @@ class event_clock : public best_effort_planning<A, Preparation, QueueOrder, Node
  protected:
   using base::base;
 
-  using base::begin_order;
-  using base::close_segment;
-  using base::enqueue;
-  using base::events_;
-  using base::finish_lease;
-  using base::in_transaction_;
-  using base::leases_;
-  using base::log_;
-  using base::now_;
-  using base::observer_;
-  using base::on_segment_begin;
-  using base::prep_;
-  using base::reevaluate;
-  using base::slide_back;
-  using base::table_;
-  using base::undoes_bookings;
-  using base::wall_time;
-  using base::work_of;
-
   // Processes every event due by `now` and moves the clock there. Image transfers that start
   // or end on the way are announced at their own instants.
   void run_events_until(time_type now) {
     while (true) {
       std::optional<time_type> next;
-      if (!events_.empty()) next = std::get<0>(*events_.begin());
+      if (!this->events_.empty()) next = std::get<0>(*this->events_.begin());
       if (const auto transfer = next_transfer_event(); transfer && (!next || *transfer < *next))
         next = transfer;
       if (!next || *next > now) break;
       const time_type at = *next;
       move_clock(at);
       report_transfers(at);
-      if (events_.empty() || std::get<0>(*events_.begin()) != at) continue;
-      while (!events_.empty() && std::get<0>(*events_.begin()) == at) {
-        const auto [time, order, id] = *events_.begin();
-        log_.erase(events_, {time, order, id});
-        record_type& l = leases_.at(id);
-        if (order == begin_order)
-          on_segment_begin(l, time);
+      if (this->events_.empty() || std::get<0>(*this->events_.begin()) != at) continue;
+      while (!this->events_.empty() && std::get<0>(*this->events_.begin()) == at) {
+        const auto [time, order, id] = *this->events_.begin();
+        this->log_.erase(this->events_, {time, order, id});
+        record_type& l = this->leases_.at(id);
+        if (order == base::begin_order)
+          this->on_segment_begin(l, time);
         else
           on_segment_finish(l, time);
       }
-      reevaluate();
+      this->reevaluate();
     }
     move_clock(now);
   }
@@ -89,7 +68,7 @@ class event_clock : public best_effort_planning<A, Preparation, QueueOrder, Node
   // When the preparation step's next transfer starts or ends, if it says.
   [[nodiscard]] std::optional<time_type> next_transfer_event() const {
     if constexpr (reports_transfers)
-      return prep_.next_transfer_event();
+      return this->prep_.next_transfer_event();
     else
       return std::nullopt;
   }
@@ -99,17 +78,17 @@ class event_clock : public best_effort_planning<A, Preparation, QueueOrder, Node
   void report_transfers(time_type at) {
     if constexpr (reports_transfers) {
       using change = typename Preparation::transfer_change;
-      for (const auto& e : prep_.take_transfer_events(at)) {
-        if (observer_ == nullptr) continue;
+      for (const auto& e : this->prep_.take_transfer_events(at)) {
+        if (this->observer_ == nullptr) continue;
         switch (e.change) {
           case change::started:
-            observer_->on_transfer_started(e.notice);
+            this->observer_->on_transfer_started(e.notice);
             break;
           case change::withdrawn:
-            observer_->on_transfer_withdrawn(e.notice);
+            this->observer_->on_transfer_withdrawn(e.notice);
             break;
           case change::finished:
-            observer_->on_transfer_finished(e.notice);
+            this->observer_->on_transfer_finished(e.notice);
             break;
         }
       }
@@ -120,35 +99,36 @@ class event_clock : public best_effort_planning<A, Preparation, QueueOrder, Node
 
  private:
   void move_clock(time_type t) {
-    if (t <= now_) return;
-    now_ = t;
+    if (t <= this->now_) return;
+    this->now_ = t;
     // Inside a transaction the table catches up when the call succeeds (transactions.hpp).
-    if (!(undoes_bookings && in_transaction_)) table_.advance_to(t);
+    if (!(base::undoes_bookings && this->in_transaction_)) this->table_.advance_to(t);
   }
 
   void on_segment_finish(record_type& l, time_type at) {
-    log_.save(l);
+    this->log_.save(l);
     const segment_type seg = *l.current;
     if (seg.completes) {
-      const auto real_end = static_cast<time_type>(seg.run.begin + wall_time(l, l.remaining_real));
-      close_segment(l, at, {seg.run.begin, std::min(real_end, seg.run.end)}, l.remaining_real,
-                    segment_outcome::completed);
+      const auto real_end =
+          static_cast<time_type>(seg.run.begin + this->wall_time(l, l.remaining_real));
+      this->close_segment(l, at, {seg.run.begin, std::min(real_end, seg.run.end)}, l.remaining_real,
+                          segment_outcome::completed);
       l.remaining_max = 0;
       l.remaining_real = 0;
-      finish_lease(l, at);
-      if (at < seg.booked.end) slide_back(seg.nodes);
+      this->finish_lease(l, at);
+      if (at < seg.booked.end) this->slide_back(seg.nodes);
       return;
     }
     // Suspended (§3.1): the work done is credited and the remainder requeued by its
     // original submit time (§3.2).
-    const time_type work = work_of(seg.run.end - seg.run.begin);
-    close_segment(l, at, seg.run, work, segment_outcome::suspended);
+    const time_type work = this->work_of(seg.run.end - seg.run.begin);
+    this->close_segment(l, at, seg.run, work, segment_outcome::suspended);
     l.remaining_max -= work;
     l.remaining_real -= work;
     ++l.suspensions;
     l.suspended_on = seg.nodes;
-    enqueue(l);
-    if (observer_ != nullptr) observer_->on_suspended(l.terms.id, at);
+    this->enqueue(l);
+    if (this->observer_ != nullptr) this->observer_->on_suspended(l.terms.id, at);
   }
 };
 

@@ -8,6 +8,10 @@
 // and finish events and handed to the preparation step; unbooking takes all of that back.
 // Every such change goes through the undo log (undo_log.hpp), so that a failed call can be
 // rolled back, and its observer events through whichever observer the call has installed.
+//
+// The layers derived from this class name its members as this->member (static ones as
+// base::member): a dependent base's names are not found unqualified, and naming them at the
+// point of use keeps each layer from repeating a list of using-declarations of its own.
 
 #include <algorithm>
 #include <cstddef>

@@ -39,55 +39,31 @@ class reservation_admission : public lease_book<A, Preparation, QueueOrder, Node
   using typename base::capacity_type;
   using typename base::record_type;
   using typename base::segment_type;
-  using typename base::table_type;
   using typename base::terms_type;
   using typename base::time_type;
 
  protected:
   using base::base;
 
-  using base::book;
-  using base::booked_vector;
-  using base::close_segment;
-  using base::config_;
-  using base::enqueue;
-  using base::events_;
-  using base::finish_order;
-  using base::leases_;
-  using base::log_;
-  using base::may_suspend;
-  using base::node_key;
-  using base::now_;
-  using base::observer_;
-  using base::on_node_;
-  using base::overhead;
-  using base::prep_;
-  using base::reservation_length;
-  using base::reservation_time_for;
-  using base::settle_finish;
-  using base::suspend_time;
-  using base::table_;
-  using base::table_release;
-  using base::unbook;
   using typename base::node_key_type;
 
   // Books an advance reservation or immediate lease; returns the rejection reason, or "".
   std::string admit(record_type& l) {
     const terms_type& t = l.terms;
     const auto n = static_cast<std::size_t>(t.nodes);
-    const capacity_type v = booked_vector(t);
-    const time_type length = reservation_length(t);
+    const capacity_type v = this->booked_vector(t);
+    const time_type length = this->reservation_length(t);
     using leasehold::detail::describe;
 
     std::optional<time_type> start;
     if (t.kind == lease_kind::immediate) {
-      start = now_;
+      start = this->now_;
     } else if (t.start) {
       start = *t.start;
     } else {
       // A window of starts: the earliest without preemption, else its first instant with it.
-      const time_type first = std::max(t.start_window->begin, now_);
-      const auto p = table_.earliest_fit(
+      const time_type first = std::max(t.start_window->begin, this->now_);
+      const auto p = this->table_.earliest_fit(
           {n, v, length, {first, static_cast<time_type>(t.start_window->end + length)}});
       start = p ? p->start() : first;
     }
@@ -104,23 +80,23 @@ class reservation_admission : public lease_book<A, Preparation, QueueOrder, Node
     // nullopt when the node cannot take the image at all.
     const auto image_rank = [&](std::size_t node) -> std::optional<int> {
       if constexpr (stages_images)
-        if (stages_image) return prep_.reservation_rank(t, node, span.begin, now_);
+        if (stages_image) return this->prep_.reservation_rank(t, node, span.begin, this->now_);
       return 0;
     };
-    const std::vector<std::size_t> free = table_.nodes_free(span, v);
+    const std::vector<std::size_t> free = this->table_.nodes_free(span, v);
     for (std::size_t node : free)
       if (const auto image = image_rank(node))
-        candidates.push_back({0, *image, node_key(node, l, span), node});
+        candidates.push_back({0, *image, this->node_key(node, l, span), node});
     bool preemptible_added = false;
     const auto add_preemptible = [&] {
       if (preemptible_added || t.kind == lease_kind::immediate) return;
       preemptible_added = true;
-      for (std::size_t node = 0; node < table_.node_count(); ++node) {
+      for (std::size_t node = 0; node < this->table_.node_count(); ++node) {
         if (std::ranges::binary_search(free, node)) continue;
         const auto rank = preemption_rank(node, span, v);
         if (!rank) continue;
         if (const auto image = image_rank(node))
-          candidates.push_back({*rank, *image, node_key(node, l, span), node});
+          candidates.push_back({*rank, *image, this->node_key(node, l, span), node});
       }
     };
     if (candidates.size() < n) add_preemptible();
@@ -149,7 +125,8 @@ class reservation_admission : public lease_book<A, Preparation, QueueOrder, Node
         if (!stages_image) return true;
         std::vector<std::size_t> nodes;
         for (const auto& c : chosen) nodes.push_back(c.node);
-        return prep_.can_prepare(t, std::span<const std::size_t>(nodes), span.begin, now_);
+        return this->prep_.can_prepare(t, std::span<const std::size_t>(nodes), span.begin,
+                                       this->now_);
       } else {
         (void)chosen;
         return true;
@@ -178,31 +155,33 @@ class reservation_admission : public lease_book<A, Preparation, QueueOrder, Node
   // time left to suspend) cancelled and requeued with its work lost.
   void preempt(record_type& victim, time_type at) {
     segment_type seg = *victim.current;
-    if (seg.booked.begin > now_) {
-      unbook(victim, now_);
-      enqueue(victim);
+    if (seg.booked.begin > this->now_) {
+      this->unbook(victim, this->now_);
+      this->enqueue(victim);
       return;
     }
-    const auto suspend_begin = static_cast<time_type>(at - suspend_time(victim.terms));
-    if (may_suspend(victim.terms) && suspend_begin >= now_ && suspend_begin >= seg.run.begin) {
-      log_.save(victim);
-      if (at < seg.booked.end) table_release({{at, seg.booked.end}, seg.per_node, seg.nodes});
-      log_.erase(events_, {seg.finish, finish_order, victim.terms.id});
+    const auto suspend_begin = static_cast<time_type>(at - this->suspend_time(victim.terms));
+    if (this->may_suspend(victim.terms) && suspend_begin >= this->now_ &&
+        suspend_begin >= seg.run.begin) {
+      this->log_.save(victim);
+      if (at < seg.booked.end) this->table_release({{at, seg.booked.end}, seg.per_node, seg.nodes});
+      this->log_.erase(this->events_, {seg.finish, base::finish_order, victim.terms.id});
       seg.booked.end = at;
       seg.run.end = std::min(seg.run.end, suspend_begin);
       seg.suspends = true;
-      settle_finish(victim, seg);
-      log_.insert(events_, {seg.finish, finish_order, victim.terms.id});
+      this->settle_finish(victim, seg);
+      this->log_.insert(this->events_, {seg.finish, base::finish_order, victim.terms.id});
       ++victim.generation;
       victim.current = seg;
       return;
     }
-    const time_type run_end = std::clamp(now_, seg.run.begin, seg.run.end);
-    close_segment(victim, now_, {seg.run.begin, run_end}, 0, segment_outcome::cancelled);
-    log_.save(victim);
+    const time_type run_end = std::clamp(this->now_, seg.run.begin, seg.run.end);
+    this->close_segment(victim, this->now_, {seg.run.begin, run_end}, 0,
+                        segment_outcome::cancelled);
+    this->log_.save(victim);
     ++victim.cancellations;
-    enqueue(victim);
-    if (observer_ != nullptr) observer_->on_requeued(victim.terms.id, now_);
+    this->enqueue(victim);
+    if (this->observer_ != nullptr) this->observer_->on_requeued(victim.terms.id, this->now_);
   }
 
   [[nodiscard]] static bool is_preemptible(const record_type& l) {
@@ -220,27 +199,28 @@ class reservation_admission : public lease_book<A, Preparation, QueueOrder, Node
                         std::span<const std::size_t> preempt_on) {
     std::vector<std::uint64_t> victims;
     for (std::size_t node : preempt_on) {
-      for (std::uint64_t id : on_node_[node]) {
-        const record_type& other = leases_.at(id);
+      for (std::uint64_t id : this->on_node_[node]) {
+        const record_type& other = this->leases_.at(id);
         if (is_preemptible(other) && other.current->booked.overlaps(span)) victims.push_back(id);
       }
     }
     std::ranges::sort(victims);
     victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
-    for (std::uint64_t id : victims) preempt(leases_.at(id), span.begin);
-    const time_type run = config_.reservation_overhead_inside
-                              ? static_cast<time_type>(span.end - span.begin - overhead(l.terms))
-                              : reservation_time_for(l.terms.duration);
+    for (std::uint64_t id : victims) preempt(this->leases_.at(id), span.begin);
+    const time_type run =
+        this->config_.reservation_overhead_inside
+            ? static_cast<time_type>(span.end - span.begin - this->overhead(l.terms))
+            : this->reservation_time_for(l.terms.duration);
     segment_type seg;
     seg.nodes = std::move(nodes);
-    seg.per_node = booked_vector(l.terms);
+    seg.per_node = this->booked_vector(l.terms);
     seg.booked = span;
     seg.run = {span.begin, static_cast<time_type>(span.begin + run)};
-    settle_finish(l, seg);
-    if (!table_.can_reserve({seg.booked, seg.per_node, seg.nodes}))
+    this->settle_finish(l, seg);
+    if (!this->table_.can_reserve({seg.booked, seg.per_node, seg.nodes}))
       throw invariant_violation(leasehold::detail::describe(
           "lease_scheduler: lease ", l.terms.id, " does not fit after preempting for it"));
-    book(l, std::move(seg));
+    this->book(l, std::move(seg));
   }
 
   // nullopt if even preempting every preemptible lease on `node` leaves too little over
@@ -252,12 +232,12 @@ class reservation_admission : public lease_book<A, Preparation, QueueOrder, Node
     std::vector<time_type> cuts{span.begin, span.end};
     std::vector<const segment_type*> movable;
     int rank = 1;
-    for (std::uint64_t id : on_node_[node]) {
-      const record_type& other = leases_.at(id);
+    for (std::uint64_t id : this->on_node_[node]) {
+      const record_type& other = this->leases_.at(id);
       if (!is_preemptible(other) || !other.current->booked.overlaps(span)) continue;
       const segment_type& seg = *other.current;
       movable.push_back(&seg);
-      if (seg.booked.begin <= now_) rank = 2;
+      if (seg.booked.begin <= this->now_) rank = 2;
       if (span.contains(seg.booked.begin)) cuts.push_back(seg.booked.begin);
       if (span.contains(seg.booked.end)) cuts.push_back(seg.booked.end);
     }
@@ -266,7 +246,7 @@ class reservation_admission : public lease_book<A, Preparation, QueueOrder, Node
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
     for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
       const interval<time_type> piece{cuts[i], cuts[i + 1]};
-      capacity_type free = table_.node(node).min_free(piece);
+      capacity_type free = this->table_.node(node).min_free(piece);
       for (const segment_type* seg : movable)
         if (seg->booked.begin <= piece.begin && piece.end <= seg->booked.end) free += seg->per_node;
       if (!fits(need, free)) return std::nullopt;

@@ -17,6 +17,7 @@
 // table. The observer hears of the call's events only once it has succeeded.
 // tests/fault/ checks the guarantee by failing every allocation of every call in turn.
 
+#include <cstdint>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -38,25 +39,6 @@ class transactions : public event_clock<A, Preparation, QueueOrder, NodeChoice> 
  protected:
   using base::base;
 
-  using base::config_;
-  using base::events_;
-  using base::finished_;
-  using base::in_call_;
-  using base::in_transaction_;
-  using base::leases_;
-  using base::log_;
-  using base::now_;
-  using base::observer_;
-  using base::on_node_;
-  using base::prep_;
-  using base::queue_;
-  using base::report_transfers;
-  using base::reserved_;
-  using base::retiring_;
-  using base::saves_preparation;
-  using base::table_;
-  using base::undoes_bookings;
-
   // Every public call enters here once (a call made from inside another, such as submit's
   // advance_to, runs directly): as a transaction when the guarantee is on, and retiring the
   // leases it finished before it returns.
@@ -65,29 +47,30 @@ class transactions : public event_clock<A, Preparation, QueueOrder, NodeChoice> 
     struct leave {
       bool& flag;
       ~leave() { flag = false; }
-    } guard{in_call_};
-    in_call_ = true;
-    retiring_.clear();
+    } guard{this->in_call_};
+    this->in_call_ = true;
+    this->retiring_.clear();
     // Transfers starting at the call's final instant are announced (and so fixed) as it ends.
     auto whole = [&]() -> decltype(auto) {
       if constexpr (std::is_void_v<decltype(body())>) {
         body();
-        report_transfers(now_);
+        this->report_transfers(this->now_);
         retire();
       } else {
         auto result = body();
-        report_transfers(now_);
+        this->report_transfers(this->now_);
         retire();
         return result;
       }
     };
-    if (config_.strong_guarantee) return transaction(whole);
+    if (this->config_.strong_guarantee) return transaction(whole);
     return whole();
   }
 
   void retire() {
-    for (const std::uint64_t id : retiring_) log_.retire(leases_, finished_, id);
-    retiring_.clear();
+    for (const std::uint64_t id : this->retiring_)
+      this->log_.retire(this->leases_, this->finished_, id);
+    this->retiring_.clear();
   }
 
   template <class Body>
@@ -98,56 +81,57 @@ class transactions : public event_clock<A, Preparation, QueueOrder, NodeChoice> 
                   "call can be rolled back");
     // The copies below may throw; nothing has changed yet.
     std::optional<table_type> table;
-    if constexpr (!undoes_bookings) table.emplace(table_);
+    if constexpr (!base::undoes_bookings) table.emplace(this->table_);
     std::optional<Preparation> prep;
-    if constexpr (saves_preparation) prep.emplace(prep_);
-    const time_type now = now_;
+    if constexpr (base::saves_preparation) prep.emplace(this->prep_);
+    const time_type now = this->now_;
     detail::deferred_events<time_type> deferred;
-    lease_observer<time_type>* const observer = observer_;
-    observer_ = &deferred;
-    in_transaction_ = true;
-    log_.begin();
+    lease_observer<time_type>* const observer = this->observer_;
+    this->observer_ = &deferred;
+    this->in_transaction_ = true;
+    this->log_.begin();
     const auto restore = [&]() noexcept {
-      log_.rollback({table_, queue_, events_, reserved_, on_node_, leases_, finished_});
-      if constexpr (!undoes_bookings) {
+      this->log_.rollback({this->table_, this->queue_, this->events_, this->reserved_,
+                           this->on_node_, this->leases_, this->finished_});
+      if constexpr (!base::undoes_bookings) {
         using std::swap;
-        swap(table_, *table);
+        swap(this->table_, *table);
       }
-      if constexpr (saves_preparation) {
+      if constexpr (base::saves_preparation) {
         using std::swap;
-        swap(prep_, *prep);
+        swap(this->prep_, *prep);
       }
-      now_ = now;
+      this->now_ = now;
     };
     const auto finish = [&] {
-      observer_ = observer;
-      in_transaction_ = false;
-      log_.commit();
+      this->observer_ = observer;
+      this->in_transaction_ = false;
+      this->log_.commit();
     };
     // The table's clock, last: it cannot fail for a nothrow_rollback backend (now_ >= its
     // origin), and would leave the table as it was for any other.
     const auto catch_up = [&] {
-      if constexpr (undoes_bookings)
-        if (table_.origin() < now_) table_.advance_to(now_);
+      if constexpr (base::undoes_bookings)
+        if (this->table_.origin() < this->now_) this->table_.advance_to(this->now_);
     };
     try {
       if constexpr (std::is_void_v<decltype(body())>) {
         body();
         catch_up();
         finish();
-        if (observer_ != nullptr) deferred.replay(*observer_);
+        if (this->observer_ != nullptr) deferred.replay(*this->observer_);
       } else {
         auto result = body();
         catch_up();
         finish();
-        if (observer_ != nullptr) deferred.replay(*observer_);
+        if (this->observer_ != nullptr) deferred.replay(*this->observer_);
         return result;
       }
     } catch (...) {
-      if (in_transaction_) {  // thrown by the call, not by the observer after it succeeded
+      if (this->in_transaction_) {  // thrown by the call, not by the observer after it succeeded
         restore();
-        observer_ = observer;
-        in_transaction_ = false;
+        this->observer_ = observer;
+        this->in_transaction_ = false;
       }
       throw;
     }
