@@ -312,8 +312,11 @@ class free_tree {
     }
   };
 
+  // Only asked with thresholds to prune with; the divisor is never 0, so that the instantiation
+  // without thresholds (LevelsPerComponent = 0) compiles without a division by zero.
   [[nodiscard]] bool reaches(const C& free, std::size_t level) const noexcept {
-    return components::get(free, level / LevelsPerComponent) >= thresholds_[level];
+    constexpr std::size_t per_component = LevelsPerComponent > 0 ? LevelsPerComponent : 1;
+    return components::get(free, level / per_component) >= thresholds_[level];
   }
 
   // The largest threshold a request for `amount` can prune with: for every component the
