@@ -3,7 +3,10 @@
 //
 //   append/<backend>/<N>   earliest_fit + reserve pairs at N live reservations on 128 units,
 //                          every window from 0 to forever (the planner's worst case: the
-//                          search starts at the origin and the profile only grows)
+//                          search starts at the origin and the profile only grows); also
+//                          free_tree's threshold variants (free_tree_16, free_tree_0), N =
+//                          1,000,000, and resources<4> of {128, 128, 128, 128} (the *_vec4 rows)
+//   append_build/<backend>/<N>   one pass from an empty profile to N append reservations
 //   churn/<backend>/<N>    an online steady state of about N live reservations: time advances,
 //                          the past is dropped with advance_to, jobs that end early release
 //                          the rest of their booking, arrivals book inside a window
@@ -28,6 +31,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <memory>
@@ -103,7 +107,9 @@ template <class Backend>
 struct unbounded {
   using type = Backend;
   static constexpr bool exact = true;
-  static type make(units total, tick /*book_ahead*/) { return type(total); }
+  static type make(typename Backend::capacity_type total, tick /*book_ahead*/) {
+    return type(total);
+  }
 };
 
 // Schneider & Linnert §4: the book-ahead horizon divided into Slots slots of width dt. The
@@ -120,37 +126,56 @@ struct slotted {
 
 // ---- Workloads ------------------------------------------------------------------------------
 
-// The append requests (the item 1): amount uniform in [1, 128], duration uniform in
-// [1, 3600] s, window from 0 to forever.
-std::vector<request_type> append_requests(std::size_t count) {
-  std::mt19937_64 random(20240601);
-  std::uniform_int_distribution<units> amount(1, append_total);
-  std::uniform_int_distribution<tick> seconds(1, 3600);
-  std::vector<request_type> requests(count);
-  for (request_type& r : requests)
-    r = {.amount = amount(random),
-         .duration = seconds(random) * second,
-         .window = {0, leasehold::forever<tick>}};
-  return requests;
+// The capacity of the append workload: 128 units, or {128, 128, 128, 128} for the vector
+// rows (every component of a request uniform in [1, 128] then).
+template <class C>
+C append_total_of() {
+  if constexpr (leasehold::vector_capacity<C>)
+    return C{append_total, append_total, append_total, append_total};
+  else
+    return C{append_total};
 }
 
-// The horizon the ring needs to hold N append reservations: first fit packs them to about
-// 1,200 s of time line per 1,000 reservations... measured with free_list (max end 1.06e6 s at
-// N = 1,000 and ...); we give the ring twice the measured extent.
-// First fit packs these requests into about 940 s of time line per reservation (measured:
-// the latest end is 9.58e6 s at N = 10,000 and 9.37e7 s at N = 100,000). The ring gets four
-// times that as its book-ahead, so that even its coarse slots (every booking rounded out to
-// whole slots) leave room for N reservations; where they cannot, the benchmark says so.
+template <class C>
+using append_request = leasehold::request<tick, C>;
+
+// The horizon the ring needs to hold N append reservations. First fit packs these requests
+// into about 940 s of time line per reservation (measured: the latest end is 9.58e6 s at N =
+// 10,000 and 9.37e7 s at N = 100,000). The ring gets four times that as its book-ahead, so
+// that even its coarse slots (every booking rounded out to whole slots) leave room for N
+// reservations; where they cannot, the benchmark says so.
 // The timed batch after N: 1 % of N, at least 32 pairs.
 std::size_t append_batch(std::size_t live) { return std::max<std::size_t>(live / 100, 32); }
 
 tick append_book_ahead(std::size_t live) { return static_cast<tick>(live) * 4 * 940 * second; }
 
-constexpr std::size_t append_max_live = 100'000;
-constexpr std::size_t append_pool = 120'000;  // N requests to build, then the timed batches
+// The largest N of any append row: scalar capacities go to 1,000,000 (free_tree only), the
+// vector rows to 100,000.
+template <class C>
+constexpr std::size_t append_max_live = leasehold::vector_capacity<C> ? 100'000 : 1'000'000;
 
-const std::vector<request_type>& append_pool_requests() {
-  static const std::vector<request_type> requests = append_requests(append_pool);
+// The append requests (the item 1): amount uniform in [1, 128] (per component for
+// vectors), duration uniform in [1, 3600] s, window from 0 to forever. N requests to build the
+// profile, then the timed batches; drawn once, before any byte is counted.
+template <class C>
+const std::vector<append_request<C>>& append_pool_requests() {
+  static const std::vector<append_request<C>> requests = [] {
+    std::mt19937_64 random(20240601);
+    std::uniform_int_distribution<units> amount(1, append_total);
+    std::uniform_int_distribution<tick> seconds(1, 3600);
+    const std::size_t count = append_max_live<C> + append_batch(append_max_live<C>) + 1;
+    std::vector<append_request<C>> result(count);
+    for (append_request<C>& r : result) {
+      if constexpr (leasehold::vector_capacity<C>) {
+        for (auto& component : r.amount) component = amount(random);
+      } else {
+        r.amount = amount(random);
+      }
+      r.duration = seconds(random) * second;  // drawn after the amount: a fixed order
+      r.window = {0, leasehold::forever<tick>};
+    }
+    return result;
+  }();
   return requests;
 }
 
@@ -166,38 +191,42 @@ struct append_snapshot {
   std::size_t next_request = 0;  // the first request the timed batches use
 };
 
-using placement_oracle = leasehold::free_tree<tick, units>;  // the fastest at append
+// The fastest exact backend at append, for each kind of capacity (docs/performance.md).
+template <class C>
+using placement_oracle = leasehold::free_tree<tick, C>;
 
 // The starts first fit gives the append requests in order. Exact backends agree on every
 // answer (DESIGN.md; the conformance suite checks it), so they all build their snapshots by
 // reserving these spans: O(log n) a booking instead of an O(n) search, which turns minutes
 // of set-up at N = 100,000 into seconds. The ring rounds to slots and searches for itself.
-const std::vector<tick>& exact_starts() {
-  static const std::vector<tick> starts = [] {
-    placement_oracle profile(append_total);
-    std::vector<tick> result;
-    result.reserve(append_max_live + 1);
-    for (std::size_t i = 0; i <= append_max_live; ++i) {
-      const request_type& r = append_pool_requests()[i];
-      const tick start = *profile.earliest_fit(r);  // an unbounded profile always fits
-      profile.reserve({start, start + r.duration}, r.amount);
-      result.push_back(start);
-    }
-    return result;
-  }();
+// The oracle goes only as far as the largest N asked for so far.
+template <class C>
+const std::vector<tick>& exact_starts(std::size_t count) {
+  static placement_oracle<C> profile(append_total_of<C>());
+  static std::vector<tick> starts;
+  const auto& requests = append_pool_requests<C>();
+  if (starts.size() < count) starts.reserve(count);
+  while (starts.size() < count) {
+    const append_request<C>& r = requests[starts.size()];
+    const tick start = *profile.earliest_fit(r);  // an unbounded profile always fits
+    profile.reserve({start, start + r.duration}, r.amount);
+    starts.push_back(start);
+  }
   return starts;
 }
 
 template <class Factory>
 const append_snapshot<typename Factory::type>& append_state(std::size_t live) {
   using backend = typename Factory::type;
+  using C = typename backend::capacity_type;
   static std::map<std::size_t, std::unique_ptr<append_snapshot<backend>>> cache;
   if (auto found = cache.find(live); found != cache.end()) return *found->second;
 
-  const auto& requests = append_pool_requests();
-  if constexpr (Factory::exact) exact_starts();  // computed before the byte count starts
+  const auto& requests = append_pool_requests<C>();
+  const std::size_t needed = live + append_batch(live) + 1;
+  if constexpr (Factory::exact) (void)exact_starts<C>(needed);  // before the byte count
   const std::int64_t baseline = live_heap_bytes;
-  backend profile = Factory::make(append_total, append_book_ahead(live));
+  backend profile = Factory::make(append_total_of<C>(), append_book_ahead(live));
   std::size_t failures = 0;
   tick extent = 0;
   std::size_t booked = 0;
@@ -205,10 +234,10 @@ const append_snapshot<typename Factory::type>& append_state(std::size_t live) {
   // A ring may reject some requests (its horizon is fixed); it is measured at N only if it
   // books N of the first N + append_batch(N) requests.
   for (; booked < live && i < live + append_batch(live); ++i) {
-    const request_type& r = requests[i];
+    const append_request<C>& r = requests[i];
     std::optional<tick> start;
     if constexpr (Factory::exact)
-      start = exact_starts()[i];
+      start = exact_starts<C>(needed)[i];
     else
       start = profile.earliest_fit(r);
     if (start) {
@@ -222,7 +251,7 @@ const append_snapshot<typename Factory::type>& append_state(std::size_t live) {
   const std::int64_t structure_bytes = live_heap_bytes - baseline;
   // Spot check of the shared placements: this backend's own answer to the next request.
   if constexpr (Factory::exact)
-    if (profile.earliest_fit(requests[i]) != exact_starts()[i])
+    if (profile.earliest_fit(requests[i]) != exact_starts<C>(needed)[i])
       throw std::logic_error("an exact backend disagrees with the placement oracle");
   auto snapshot = std::make_unique<append_snapshot<backend>>(
       append_snapshot<backend>{.profile = std::move(profile),
@@ -241,6 +270,7 @@ const append_snapshot<typename Factory::type>& append_state(std::size_t live) {
 // each iteration (the copy is made with the timer paused).
 template <class Factory>
 void bm_append(benchmark::State& state) {
+  using C = typename Factory::type::capacity_type;
   const auto live = static_cast<std::size_t>(state.range(0));
   const auto& snapshot = append_state<Factory>(live);
   if (snapshot.live < live) {
@@ -248,7 +278,7 @@ void bm_append(benchmark::State& state) {
     return;
   }
   const std::size_t batch = append_batch(live);
-  const auto& requests = append_pool_requests();
+  const auto& requests = append_pool_requests<C>();
   auto profile = snapshot.profile;
   std::size_t found = 0;
   for (auto _ : state) {
@@ -256,7 +286,7 @@ void bm_append(benchmark::State& state) {
     profile = snapshot.profile;
     state.ResumeTiming();
     for (std::size_t i = 0; i < batch; ++i) {
-      const request_type& r = requests[snapshot.next_request + i];
+      const append_request<C>& r = requests[snapshot.next_request + i];
       const auto start = profile.earliest_fit(r);
       benchmark::DoNotOptimize(start);
       if (start) {
@@ -274,6 +304,30 @@ void bm_append(benchmark::State& state) {
   state.counters["failures"] = static_cast<double>(snapshot.failures);
   state.counters["found"] = static_cast<double>(found) /
                             (static_cast<double>(state.iterations()) * static_cast<double>(batch));
+}
+
+// The whole growth from an empty profile to N reservations, one earliest_fit + reserve pair at
+// a time, with the backend's own search (no oracle): the rate is the average over the growth.
+// Exact backends only (the ring's horizon would have to be sized for it).
+template <class Factory>
+void bm_append_build(benchmark::State& state) {
+  using C = typename Factory::type::capacity_type;
+  const auto live = static_cast<std::size_t>(state.range(0));
+  const auto& requests = append_pool_requests<C>();
+  std::size_t blocks = 0;
+  for (auto _ : state) {
+    auto profile = Factory::make(append_total_of<C>(), 0);
+    for (std::size_t i = 0; i < live; ++i) {
+      const append_request<C>& r = requests[i];
+      const tick start = *profile.earliest_fit(r);
+      profile.reserve({start, start + r.duration}, r.amount);
+    }
+    blocks = profile.block_count();
+    benchmark::DoNotOptimize(blocks);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(live));
+  state.counters["blocks"] = static_cast<double>(blocks);
 }
 
 // ---- queries --------------------------------------------------------------------------------
@@ -550,6 +604,28 @@ void register_backend(const std::string& name, std::size_t max_live) {
   }
 }
 
+// The append workload alone, at the given sizes: the thresholds of free_tree (its third
+// template parameter), the 1,000,000 row, the vector capacities.
+template <class Factory>
+void register_append(const std::string& name, std::initializer_list<std::int64_t> sizes) {
+  for (const std::int64_t n : sizes)
+    benchmark::RegisterBenchmark(("append/" + name).c_str(), bm_append<Factory>)
+        ->Arg(n)
+        ->Unit(benchmark::kMicrosecond);
+}
+
+// One pass from empty to N (a single iteration: at 1,000,000 it takes seconds).
+template <class Factory>
+void register_append_build(const std::string& name, std::initializer_list<std::int64_t> sizes) {
+  for (const std::int64_t n : sizes)
+    benchmark::RegisterBenchmark(("append_build/" + name).c_str(), bm_append_build<Factory>)
+        ->Arg(n)
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
+}
+
+using vector4 = leasehold::resources<4, units>;
+
 const bool registered = [] {
   register_backend<unbounded<leasehold::reference<tick, units>>>("reference", 10'000);
   register_backend<unbounded<leasehold::free_list<tick, units>>>("free_list", 100'000);
@@ -558,6 +634,24 @@ const bool registered = [] {
   register_backend<slotted<9'000>>("slotted_ring_9000", 100'000);
   register_backend<slotted<90'000>>("slotted_ring_90000", 100'000);
   register_backend<slotted<900'000>>("slotted_ring_900000", 100'000);
+
+  // free_tree's thresholds per component: 16 (half the default) and 0 (no run-length pruning,
+  // plain run-to-run jumps), to show what the pruning buys; and the deepest schedule.
+  register_append<unbounded<leasehold::free_tree<tick, units, 16>>>("free_tree_16",
+                                                                    {10'000, 100'000});
+  register_append<unbounded<leasehold::free_tree<tick, units, 0>>>("free_tree_0",
+                                                                   {1'000, 10'000, 100'000});
+  register_append<unbounded<leasehold::free_tree<tick, units>>>("free_tree", {1'000'000});
+  register_append_build<unbounded<leasehold::free_tree<tick, units>>>("free_tree",
+                                                                      {10'000, 100'000, 1'000'000});
+  register_append_build<unbounded<leasehold::free_list<tick, units>>>("free_list",
+                                                                      {10'000, 100'000});
+  // resources<4>: free_tree prunes nothing by default; with 4 thresholds it prunes per
+  // component.
+  register_append<unbounded<leasehold::free_tree<tick, vector4>>>("free_tree_vec4",
+                                                                  {10'000, 100'000});
+  register_append<unbounded<leasehold::free_tree<tick, vector4, 4>>>("free_tree_vec4_4", {10'000});
+  register_append<unbounded<leasehold::free_list<tick, vector4>>>("free_list_vec4", {10'000});
   return true;
 }();
 
