@@ -114,6 +114,11 @@ REDUCTIONS = {
         [("--no-timing", "--no-timing --days 1 --rho 10")],
     "./build/release/examples/haizea_experiment --configs NOVM-NOSR,NOVM-SR,VM-PREDEPLOY --no-timing --haizea-choices":
         [("--no-timing", "--no-timing --days 1 --rho 10")],
+    # The staging rows over 30 days x 3 workloads with Haizea's choices (10 runs): one day of
+    # the 10 % workload, one configuration.
+    "./build/release/examples/haizea_experiment --configs VM-MULT,VM-REUSE-UNIFORM,VM-REUSE-SKEWED --haizea-choices --no-timing --jobs 1":
+        [("--no-timing", "--no-timing --days 1 --rho 10"),
+         ("VM-MULT,VM-REUSE-UNIFORM,VM-REUSE-SKEWED", "VM-REUSE-SKEWED")],
     # 10 days: one.
     "build/release/examples/haizea_experiment --rho 10 --days 10 --configs NOVM-SR --per-job jobs.csv":
         [("--days 10", "--days 1")],
