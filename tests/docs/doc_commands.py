@@ -116,6 +116,9 @@ REDUCTIONS = {
         [("--no-timing", "--no-timing --days 1 --rho 10")],
     # The staging rows over 30 days x 3 workloads with Haizea's choices (10 runs): one day of
     # the 10 % workload, one configuration.
+    "./build/release/examples/haizea_experiment --configs VM-MULT,VM-REUSE-UNIFORM,VM-REUSE-SKEWED --no-timing --jobs 1":
+        [("--no-timing", "--no-timing --days 1 --rho 10"),
+         ("VM-MULT,VM-REUSE-UNIFORM,VM-REUSE-SKEWED", "VM-REUSE-SKEWED")],
     "./build/release/examples/haizea_experiment --configs VM-MULT,VM-REUSE-UNIFORM,VM-REUSE-SKEWED --haizea-choices --no-timing --jobs 1":
         [("--no-timing", "--no-timing --days 1 --rho 10"),
          ("VM-MULT,VM-REUSE-UNIFORM,VM-REUSE-SKEWED", "VM-REUSE-SKEWED")],
