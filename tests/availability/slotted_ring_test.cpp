@@ -290,6 +290,24 @@ TEST_CASE("slotted_ring: advance_to whose new horizon would overflow is rejected
   profile.validate();
 }
 
+// The fuzzer's finding of 2026-11-23 (tests/fuzz/corpus/slotted_ring/unaligned-span-at-time-max):
+// at the very end of the time type the ring still books whole slots, and reserve then release
+// of the same unaligned span restores it.
+TEST_CASE("slotted_ring: an unaligned span ending at the largest time books its whole slot") {
+  constexpr std::int64_t max = std::numeric_limits<std::int64_t>::max();  // 2^63 - 1 = 7 * k
+  slotted_ring<std::int64_t, std::int64_t> profile(4, 7, 1, -28);
+  profile.advance_to(max - 1);
+  REQUIRE(profile.horizon() == interval<std::int64_t>{max - 7, max});
+  profile.reserve({max - 1, max}, 4);
+  CHECK(profile.free_blocks() ==
+        std::vector<free_block<std::int64_t, std::int64_t>>{{{max - 7, max}, 0}});
+  CHECK(profile.free_at(max - 7) == 0);
+  profile.release({max - 1, max}, 4);
+  CHECK(profile.free_blocks() ==
+        std::vector<free_block<std::int64_t, std::int64_t>>{{{max - 7, max}, 4}});
+  profile.validate();
+}
+
 TEST_CASE("slotted_ring: vector capacities fit component by component per slot") {
   using C = resources<2, std::int64_t>;
   slotted_ring<std::int64_t, C> profile(C{4, 1024}, 60, 24);  // a day of hours, in minutes

@@ -105,6 +105,25 @@ void run_against(fuzz_input& in, A& a, Oracle& oracle, typename A::time_type ste
     ((out << ' ' << parts), ...);
     return out.str();
   };
+  // A ring books whole slots (DESIGN.md rule 5), so the oracle gets the span rounded outward,
+  // as a ring would round it. Malformed or out-of-horizon spans stay as they are: both refuse.
+  auto as_booked = [&](interval<T> span) {
+    if constexpr (ring) {
+      if (span.begin >= a.origin() && span.begin < span.end && span.end <= a.horizon().end) {
+        const T begin_offset = span.begin - a.origin();  // < slots * step: small
+        const T end_offset = span.end - a.origin();
+        span.begin = a.origin() + begin_offset / step * step;
+        span.end = a.origin() + (end_offset + step - 1) / step * step;
+      }
+    }
+    return span;
+  };
+  // LEASEHOLD_FUZZ_TRACE=1 prints every call, to turn a saved finding into a unit test.
+  static const bool trace = std::getenv("LEASEHOLD_FUZZ_TRACE") != nullptr;
+  auto traced = [&](const std::string& line) {
+    if (trace) std::fprintf(stderr, "  %s\n", line.c_str());
+  };
+  if (trace) traced(describe_op("origin", a.origin(), "total", total, "step", step));
   for (int ops = 0; ops < 400 && !in.empty(); ++ops) {
     switch (in.byte() % 7) {
       case 0: {  // earliest_fit
@@ -116,6 +135,7 @@ void run_against(fuzz_input& in, A& a, Oracle& oracle, typename A::time_type ste
         }
         std::optional<T> got, want;
         const outcome have = outcome_of([&] { got = a.earliest_fit(r); });
+        traced(describe_op("earliest_fit", r, "->", int(have), got.value_or(-1)));
         outcome expect = outcome_of([&] { (void)oracle.earliest_fit(r); });
         if (expect == outcome::ok) {
           request<T, C> asked = r;
@@ -133,8 +153,9 @@ void run_against(fuzz_input& in, A& a, Oracle& oracle, typename A::time_type ste
                                int(expect), want.value_or(-1)));
         if (got && in.byte() % 2 == 0) {
           const interval<T> span{*got, saturated(*got, r.duration)};
+          traced(describe_op("reserve", span, r.amount));
           a.reserve(span, r.amount);
-          oracle.reserve(span, r.amount);
+          oracle.reserve(as_booked(span), r.amount);
           validated(a, "reserve after earliest_fit");
         }
         break;
@@ -152,13 +173,14 @@ void run_against(fuzz_input& in, A& a, Oracle& oracle, typename A::time_type ste
           beyond = span.end > a.horizon().end && span.begin < span.end && span.begin >= a.origin();
         if (reserve) {
           have = outcome_of([&] { a.reserve(span, amount); });
-          expect =
-              beyond ? outcome::out_of_horizon : outcome_of([&] { oracle.reserve(span, amount); });
+          expect = beyond ? outcome::out_of_horizon
+                          : outcome_of([&] { oracle.reserve(as_booked(span), amount); });
         } else {
           have = outcome_of([&] { a.release(span, amount); });
-          expect =
-              beyond ? outcome::out_of_horizon : outcome_of([&] { oracle.release(span, amount); });
+          expect = beyond ? outcome::out_of_horizon
+                          : outcome_of([&] { oracle.release(as_booked(span), amount); });
         }
+        traced(describe_op(reserve ? "reserve" : "release", span, amount, "->", int(have)));
         // A ring checks the amount before the horizon; an invalid amount wins either way.
         if (beyond && have == outcome::invalid_request) {
           expect = have;
@@ -174,6 +196,7 @@ void run_against(fuzz_input& in, A& a, Oracle& oracle, typename A::time_type ste
       case 3: {  // advance_to
         const T to = in.byte() % 16 == 0 ? in.edgy(a.origin()) : time_at(in.in(-1, 20));
         const outcome have = outcome_of([&] { a.advance_to(to); });
+        traced(describe_op("advance_to", to, "->", int(have), "origin", a.origin()));
         // A ring's origin moves to the start of the slot holding `to` (DESIGN.md rule 5).
         const outcome expect =
             outcome_of([&] { oracle.advance_to(ring && have == outcome::ok ? a.origin() : to); });
