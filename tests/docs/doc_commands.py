@@ -76,7 +76,7 @@ SKIPS = [
      "reason": "configures and builds the release preset and runs the whole benchmark suite; "
                "the suite's own command (build/release/benchmarks/availability_bench) is run "
                "below"},
-    {"pattern": r"^(LEASEHOLD_FUZZ_SECONDS=\S+ )?scripts/fuzz\b",
+    {"pattern": r"^(LEASEHOLD_FUZZ_\w+=\S+ )*scripts/fuzz\b",
      "reason": "builds the fuzz preset (clang, libFuzzer) and fuzzes for minutes"},
     {"pattern": r"^build/fuzz/",
      "reason": "a harness of the fuzz preset's build, not the build tree under test"},
