@@ -93,48 +93,6 @@ lease::scheduler_config<T> config_of(const options& o) {
   return o.haizea_choices ? c.with_haizea_choices() : c;
 }
 
-// The cluster of the document's <site>: every node set must describe the same node (the slot
-// table's nodes are alike), in the types lease_terms knows.
-struct cluster_shape {
-  std::size_t nodes = 0;
-  lease::node_resources per_node{0, 0, 0, 0};
-  bool has_disk = false;
-};
-
-cluster_shape site_of(const lh::haizea::lwf_workload& workload, std::int64_t cpu_divisor) {
-  if (workload.site.empty())
-    throw input_problem{"the document has no <site>: the cluster's nodes are not described"};
-  cluster_shape shape;
-  for (const auto& set : workload.site) {
-    lease::node_resources node{0, 0, 0, 0};
-    for (const auto& [type, amount] : set.resources) {
-      if (type == "CPU") {
-        if (amount % cpu_divisor != 0)
-          throw input_problem{"<site> CPU amount " + std::to_string(amount) +
-                              " is not a multiple of --cpu-divisor " + std::to_string(cpu_divisor)};
-        node[lease::cpu] = amount / cpu_divisor;
-      } else if (type == "Memory") {
-        node[lease::memory_mb] = amount;
-      } else if (type == "Disk") {
-        node[lease::disk_mb] = amount;
-        shape.has_disk = true;
-      } else if (type == "Net-in" || type == "Net-out") {
-        node[lease::network_mbps] = std::max(node[lease::network_mbps], amount);
-      } else {
-        throw input_problem{"<site> resource type '" + type + "' is not one the scheduler models"};
-      }
-    }
-    if (shape.nodes > 0 && !(node == shape.per_node))
-      throw input_problem{
-          "<site> node sets describe different nodes; the slot table's nodes are "
-          "alike"};
-    shape.per_node = node;
-    shape.nodes += static_cast<std::size_t>(set.count);
-  }
-  if (shape.nodes == 0) throw input_problem{"<site> has no nodes"};
-  return shape;
-}
-
 std::string node_list(const std::vector<std::size_t>& nodes) {
   std::string text;
   for (const std::size_t n : nodes) text += (text.empty() ? "" : " ") + std::to_string(n);
@@ -185,7 +143,7 @@ void print_schedule(const Scheduler& scheduler, const std::vector<lease::lease_t
 
 template <class Scheduler>
 int report(const Scheduler& scheduler, const std::string& name,
-           const std::vector<lease::lease_terms<T>>& leases, const cluster_shape& shape,
+           const std::vector<lease::lease_terms<T>>& leases, const lh::haizea::lwf_site& shape,
            const options& o) {
   std::cout << "leasehold " << lh::version_string << ", workload \"" << name
             << "\": " << leases.size() << " leases on " << shape.nodes << " nodes, " << o.config
@@ -217,8 +175,11 @@ int run(const options& o) {
   }
   try {
     const auto workload = lh::haizea::read_lwf(in);
-    const cluster_shape shape = site_of(workload, o.cpu_divisor);
-    const auto leases = lh::haizea::to_lease_terms<T>(workload, {.cpu_divisor = o.cpu_divisor});
+    const lh::haizea::lwf_conversion conversion{.cpu_divisor = o.cpu_divisor};
+    const auto shape = lh::haizea::site_of(workload, conversion);
+    const auto leases = lh::haizea::to_lease_terms<T>(workload, conversion);
+    // Checked here too (the scheduler refuses a second submit) so that a bad document fails
+    // before any simulation, naming the file.
     std::set<std::uint64_t> ids;
     for (const auto& l : leases)
       if (!ids.insert(l.id).second)
@@ -229,10 +190,13 @@ int run(const options& o) {
     // lease's memory state is not charged to a disk that is not modelled.
     if (!shape.has_disk) config.reserve_disk_for_memory_state = false;
     using table = lh::cluster::slot_table<lh::free_list<T, lease::node_resources>>;
-    if (o.images == "none") {
-      lease::lease_scheduler<> scheduler(table(shape.nodes, shape.per_node), config);
+    auto replay = [&](auto& scheduler) {
       lh::sim::simulate_leases(scheduler, leases);
       return report(scheduler, workload.name, leases, shape, o);
+    };
+    if (o.images == "none") {
+      lease::lease_scheduler<> scheduler(table(shape.nodes, shape.per_node), config);
+      return replay(scheduler);
     }
     staging::staging_config sc = o.images == "reuse" ? staging::staging_config::vm_reuse()
                                                      : staging::staging_config::vm_mult();
@@ -244,8 +208,7 @@ int run(const options& o) {
       if (l.image && known.insert(l.image->id).second) images.add_image(*l.image);
     lease::lease_scheduler<lh::free_list<T, lease::node_resources>, staging::image_staging<>>
         scheduler(table(shape.nodes, shape.per_node), config, std::move(images));
-    lh::sim::simulate_leases(scheduler, leases);
-    return report(scheduler, workload.name, leases, shape, o);
+    return replay(scheduler);
   } catch (const lh::haizea::lwf_error& e) {
     // what() already starts with "line N: " for XML errors; content errors name the element.
     std::cerr << "error: " << o.lwf << ": " << e.what() << '\n';

@@ -163,3 +163,52 @@ TEST_CASE("haizea lwf: errors name the element or the line") {
     CHECK(e.line() == 14);
   }
 }
+
+TEST_CASE("haizea lwf: the site as a cluster of alike nodes") {
+  std::istringstream in(document);
+  const auto workload = haizea::read_lwf(in);
+  const auto site = haizea::site_of(workload);
+  CHECK(site.nodes == 4);
+  CHECK(site.per_node == node_resources{1, 1024, 0, 0});
+  CHECK_FALSE(site.has_disk);
+  CHECK(haizea::site_of(workload, {.cpu_divisor = 1}).per_node == node_resources{100, 1024, 0, 0});
+  CHECK_THROWS_WITH_AS((void)haizea::site_of(workload, {.cpu_divisor = 0}),
+                       "cpu_divisor 0 must be positive", invalid_request);
+
+  auto site_error = [](const std::string& text) -> std::string {
+    std::istringstream doc(text);
+    const auto w = haizea::read_lwf(doc);
+    try {
+      (void)haizea::site_of(w);
+    } catch (const haizea::lwf_error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  // Two node sets make one cluster when they describe the same node; a Disk is noted.
+  const std::string two_sets =
+      replaced(document, "<node-set numnodes=\"4\">",
+               "<node-set numnodes=\"2\"><res type=\"CPU\" amount=\"100\"/><res type=\"Memory\" "
+               "amount=\"1024\"/></node-set>\n      <node-set numnodes=\"4\">");
+  std::istringstream two(two_sets);
+  CHECK(haizea::site_of(haizea::read_lwf(two)).nodes == 6);
+  CHECK(
+      site_error(replaced(two_sets, "amount=\"1024\"/></node-set>", "amount=\"512\"/></node-set>"))
+          .find("<site> node sets describe different nodes") != std::string::npos);
+  std::istringstream with_disk(
+      replaced(replaced(document, "names=\"CPU Memory\"", "names=\"CPU Memory Disk\""),
+               "<res type=\"Memory\" amount=\"1024\"/>\n      </node-set>",
+               "<res type=\"Memory\" amount=\"1024\"/><res type=\"Disk\" amount=\"20000\"/>\n      "
+               "</node-set>"));
+  const auto disk_site = haizea::site_of(haizea::read_lwf(with_disk));
+  CHECK(disk_site.has_disk);
+  CHECK(disk_site.per_node == node_resources{1, 1024, 20000, 0});
+  CHECK(site_error(replaced(document, "<res type=\"CPU\" amount=\"100\"/>\n        <res",
+                            "<res type=\"CPU\" amount=\"150\"/>\n        <res")) ==
+        "<site> CPU amount 150 is not a multiple of 100 (set cpu_divisor = 1 to keep Haizea's "
+        "percent units)");
+  const auto start = document.find("  <site>");
+  const auto end = document.find("</site>\n") + 8;
+  CHECK(site_error(std::string(document).erase(start, end - start)) ==
+        "the document has no <site>: the cluster's nodes are not described");
+}

@@ -26,6 +26,7 @@
 // Times are HH:MM:SS[.ss] relative to the start of the workload (HH may exceed 23); the
 // fraction is rounded to the nearest second, as Haizea rounds its time deltas.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <istream>
@@ -277,46 +278,89 @@ struct lwf_conversion {
   std::int64_t cpu_divisor = 100;
 };
 
-// The requests as lease_terms, in file order. A lease's node sets must be identical apart
-// from their counts (lease_terms holds one per-node vector); the node counts are summed.
-// Resource types: CPU, Memory (MB), Disk (MB), Net-in / Net-out (MB/s; the larger one goes
-// to network_mbps); any other type is an error. Ids are the file's, or the position in
-// the file when absent. The real duration defaults to the duration and is capped by it.
-template <time_value T = std::int64_t>
-[[nodiscard]] std::vector<lease_terms<T>> to_lease_terms(const lwf_workload& workload,
-                                                         const lwf_conversion& options = {}) {
+namespace detail {
+inline void check_cpu_divisor(const lwf_conversion& options) {
   if (options.cpu_divisor <= 0)
     throw invalid_request(
         leasehold::detail::describe("cpu_divisor ", options.cpu_divisor, " must be positive"));
+}
+}  // namespace detail
+
+// One node set as a per-node vector in lease_terms' units. Resource types: CPU, Memory (MB),
+// Disk (MB), Net-in / Net-out (MB/s; the larger one goes to network_mbps); any other type, or
+// a CPU amount that cpu_divisor does not divide, is an lwf_error whose message starts with
+// `context` (the element it came from).
+[[nodiscard]] inline node_resources node_resources_of(const lwf_node_set& set,
+                                                      const lwf_conversion& options,
+                                                      std::string_view context) {
+  node_resources vector{0, 0, 0, 0};
+  for (const auto& [type, amount] : set.resources) {
+    if (type == "CPU") {
+      if (amount % options.cpu_divisor != 0)
+        throw lwf_error(
+            0, leasehold::detail::describe(
+                   context, "CPU amount ", amount, " is not a multiple of ", options.cpu_divisor,
+                   " (set cpu_divisor = 1 to keep Haizea's percent units)"));
+      vector[cpu] = amount / options.cpu_divisor;
+    } else if (type == "Memory") {
+      vector[memory_mb] = amount;
+    } else if (type == "Disk") {
+      vector[disk_mb] = amount;
+    } else if (type == "Net-in" || type == "Net-out") {
+      vector[network_mbps] = std::max(vector[network_mbps], amount);
+    } else {
+      throw lwf_error(0,
+                      leasehold::detail::describe(context, "unknown resource type '", type, "'"));
+    }
+  }
+  return vector;
+}
+
+// The cluster a document's <site> describes, for a slot table of alike nodes.
+struct lwf_site {
+  std::size_t nodes = 0;
+  node_resources per_node{0, 0, 0, 0};
+  bool has_disk = false;  // a node set names Disk (else nothing can hold suspended memory)
+};
+
+// Every node set of <site> must describe the same node, as a slot table's nodes are alike;
+// their counts are summed. A document without a <site>, or whose <site> has no nodes or
+// differing node sets, is an lwf_error.
+[[nodiscard]] inline lwf_site site_of(const lwf_workload& workload,
+                                      const lwf_conversion& options = {}) {
+  detail::check_cpu_divisor(options);
+  if (workload.site.empty())
+    throw lwf_error(0, "the document has no <site>: the cluster's nodes are not described");
+  lwf_site site;
+  for (const auto& set : workload.site) {
+    const node_resources node = node_resources_of(set, options, "<site> ");
+    if (site.nodes > 0 && !(node == site.per_node))
+      throw lwf_error(0,
+                      "<site> node sets describe different nodes; a slot table's nodes are "
+                      "alike");
+    for (const auto& resource : set.resources)
+      if (resource.first == "Disk") site.has_disk = true;
+    site.per_node = node;
+    site.nodes += static_cast<std::size_t>(set.count);
+  }
+  if (site.nodes == 0) throw lwf_error(0, "<site> has no nodes");
+  return site;
+}
+
+// The requests as lease_terms, in file order. A lease's node sets must be identical apart
+// from their counts (lease_terms holds one per-node vector); the node counts are summed.
+// Resources convert as node_resources_of says. Ids are the file's, or the position in the
+// file when absent. The real duration defaults to the duration and is capped by it.
+template <time_value T = std::int64_t>
+[[nodiscard]] std::vector<lease_terms<T>> to_lease_terms(const lwf_workload& workload,
+                                                         const lwf_conversion& options = {}) {
+  detail::check_cpu_divisor(options);
   std::vector<lease_terms<T>> leases;
   leases.reserve(workload.requests.size());
   std::size_t index = 0;
   for (const auto& request : workload.requests) {
     ++index;
     const auto where = leasehold::detail::describe("<lease-request> #", index, ": ");
-    const auto per_node = [&](const lwf_node_set& set) {
-      node_resources vector{0, 0, 0, 0};
-      for (const auto& [type, amount] : set.resources) {
-        if (type == "CPU") {
-          if (amount % options.cpu_divisor != 0)
-            throw lwf_error(0, where + leasehold::detail::describe("CPU amount ", amount,
-                                                                   " is not a multiple of ",
-                                                                   options.cpu_divisor,
-                                                                   " (set cpu_divisor = 1 to keep "
-                                                                   "Haizea's percent units)"));
-          vector[cpu] = amount / options.cpu_divisor;
-        } else if (type == "Memory") {
-          vector[memory_mb] = amount;
-        } else if (type == "Disk") {
-          vector[disk_mb] = amount;
-        } else if (type == "Net-in" || type == "Net-out") {
-          vector[network_mbps] = std::max(vector[network_mbps], amount);
-        } else {
-          throw lwf_error(0, where + "unknown resource type '" + type + "'");
-        }
-      }
-      return vector;
-    };
     lease_terms<T> lease;
     lease.id = request.id.value_or(index - 1);
     lease.submit = static_cast<T>(request.arrival);
@@ -324,7 +368,7 @@ template <time_value T = std::int64_t>
     if (request.start) lease.start = static_cast<T>(*request.start);
     lease.nodes = 0;
     for (const auto& set : request.nodes) {
-      const auto vector = per_node(set);
+      const auto vector = node_resources_of(set, options, where);
       if (lease.nodes > 0 && !(vector == lease.per_node))
         throw lwf_error(0, where +
                                "node sets with different resources are not supported "
