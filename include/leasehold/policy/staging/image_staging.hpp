@@ -815,19 +815,25 @@ class image_staging {
   // A transfer that has not started and serves nobody: it is sent nowhere, and the copies it
   // was bringing (unreferenced) are dropped; detach releases its slot on the link.
   void withdraw(std::uint64_t transfer) {
-    // Copies arrive through a transfer only at its destinations: look there, not through every
-    // image in flight. Collected first, as detach erases entries (and, with the last, the
-    // transfer itself).
-    std::vector<std::pair<std::size_t, std::string>> copies;
-    for (const std::size_t node : transfers_.at(transfer).nodes)
-      for (auto in = incoming_.lower_bound({node, std::string()});
-           in != incoming_.end() && in->first.first == node; ++in)
-        if (in->second == transfer) copies.push_back(in->first);
+    // Collected first, as detach erases entries (and, with the last, the transfer itself).
+    const auto copies = arriving_through(transfers_.at(transfer));
     for (const auto& [node, key] : copies) {
       (void)detach(node, key);
       if (const auto* e = caches_[node].find(key); e != nullptr && e->references == 0)
         caches_[node].erase(key);
     }
+  }
+
+  // The (node, image) copies still arriving through `tr`. Copies arrive only at a transfer's
+  // destinations, so only those nodes' entries are looked at, not every image in flight.
+  [[nodiscard]] std::vector<std::pair<std::size_t, std::string>> arriving_through(
+      const transfer_type& tr) const {
+    std::vector<std::pair<std::size_t, std::string>> copies;
+    for (const std::size_t node : tr.nodes)
+      for (auto in = incoming_.lower_bound({node, std::string()});
+           in != incoming_.end() && in->first.first == node; ++in)
+        if (in->second == tr.id) copies.push_back(in->first);
+    return copies;
   }
 
   // Eviction took `key` off `node`: if it was still arriving, stop sending it there.
@@ -848,18 +854,9 @@ class image_staging {
         continue;
       }
       count_transfer(stats_, tr);
-      for (std::size_t node : tr.nodes) {
-        for (auto in = incoming_.lower_bound({node, std::string()});
-             in != incoming_.end() && in->first.first == node;) {
-          if (in->second == tr.id) {
-            const std::string key = in->first.second;
-            in = incoming_.erase(in);
-            if (!config_.reuse && caches_[node].find(key)->references == 0)
-              caches_[node].erase(key);
-          } else {
-            ++in;
-          }
-        }
+      for (const auto& [node, key] : arriving_through(tr)) {
+        incoming_.erase({node, key});
+        if (!config_.reuse && caches_[node].find(key)->references == 0) caches_[node].erase(key);
       }
       finished_.push_back(tr);
       it = transfers_.erase(it);
