@@ -71,7 +71,7 @@ void write_capacity(json_writer& w, const C& c) {
   if constexpr (scalar_capacity<C>) {
     w.value(c);
   } else {
-    w.begin_array(true);
+    w.begin_array();
     for (const auto& v : c) w.value(v);
     w.end_array();
   }
@@ -135,7 +135,7 @@ void write_blocks(json_writer& w, const A& a) {
   w.key("blocks").begin_array();
   typename A::time_type end = a.origin();
   for (const auto& block : a.free_blocks()) {
-    w.begin_array(true).value(block.span.begin);
+    w.begin_array().value(block.span.begin);
     write_capacity(w, block.free);
     w.end_array();
     end = block.span.end;

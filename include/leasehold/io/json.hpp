@@ -298,11 +298,12 @@ class json_writer {
 
   json_writer& begin_object() { return open(json::object()); }
   json_writer& end_object() { return close(json::value_t::object); }
-  // `compact` is accepted for compatibility: the layout now follows from the content (an
-  // array of scalars is written on one line).
-  json_writer& begin_array(bool compact = false) {
-    (void)compact;
-    return open(json::array());
+  // The layout follows from the content: an array of scalars is written on one line.
+  json_writer& begin_array() { return open(json::array()); }
+  // Earlier versions took the layout here; the flag now has no effect.
+  [[deprecated("the layout follows from the content: call begin_array()")]] json_writer&
+  begin_array(bool /*compact*/) {
+    return begin_array();
   }
   json_writer& end_array() { return close(json::value_t::array); }
 

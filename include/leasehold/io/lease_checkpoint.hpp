@@ -254,7 +254,7 @@ void write_scheduler_state(json_writer& w, const State& state,
   std::ranges::sort(events);
   w.key("events").begin_array();
   for (const auto& [at, order, id] : events)
-    w.begin_array(true).value(at).value(order).value(id).end_array();
+    w.begin_array().value(at).value(order).value(id).end_array();
   w.end_array();
   w.key("on_node").begin_array();
   for (const auto& ids : on_node) write_id_list(w, ids);

@@ -105,7 +105,7 @@ void write_transfer(json_writer& w, const policy::staging::image_transfer<T>& tr
   // [lease, node, start, protected] for each (lease, node) it serves.
   w.key("users").begin_array();
   for (const auto& [key, user] : tr.users)
-    w.begin_array(true)
+    w.begin_array()
         .value(key.first)
         .value(key.second)
         .value(user.start)
@@ -156,7 +156,7 @@ void write_staging_body(json_writer& w, const policy::staging::image_staging_sta
     // [key, image, size MB, arrival, references, uses, last use] by key.
     w.key("entries").begin_array();
     for (const auto& [key, e] : state.caches[node])
-      w.begin_array(true)
+      w.begin_array()
           .value(key)
           .value(e.image)
           .value(e.size_mb)
@@ -170,7 +170,7 @@ void write_staging_body(json_writer& w, const policy::staging::image_staging_sta
   }
   w.end_array();
   w.key("images").begin_array();
-  for (const auto& [id, size] : state.images) w.begin_array(true).value(id).value(size).end_array();
+  for (const auto& [id, size] : state.images) w.begin_array().value(id).value(size).end_array();
   w.end_array();
   w.key("transfers").begin_array();
   for (const auto& tr : state.transfers) detail::write_transfer<T>(w, tr);
@@ -180,7 +180,7 @@ void write_staging_body(json_writer& w, const policy::staging::image_staging_sta
   w.end_array();
   w.key("incoming").begin_array();
   for (const auto& [node, key, id] : state.incoming)
-    w.begin_array(true).value(node).value(key).value(id).end_array();
+    w.begin_array().value(node).value(key).value(id).end_array();
   w.end_array();
   detail::write_value(w.key("holds"), state.holds);
   detail::write_value(w.key("stats"), state.stats);

@@ -60,7 +60,7 @@ template <class T>
 
 template <time_value T>
 void write_interval(json_writer& w, std::string_view name, const interval<T>& span) {
-  w.key(name).begin_array(true).value(span.begin).value(span.end).end_array();
+  w.key(name).begin_array().value(span.begin).value(span.end).end_array();
 }
 
 template <time_value T>
@@ -70,7 +70,7 @@ template <time_value T>
 }
 
 inline void write_id_list(json_writer& w, const auto& ids) {
-  w.begin_array(true);
+  w.begin_array();
   for (const auto id : ids) w.value(id);
   w.end_array();
 }
@@ -178,7 +178,7 @@ void write_value(json_writer& w, const V& v) {
     else
       w.null();
   } else if constexpr (is_interval_v<V>) {
-    w.begin_array(true).value(v.begin).value(v.end).end_array();
+    w.begin_array().value(v.begin).value(v.end).end_array();
   } else if constexpr (is_object_vector_v<V>) {
     w.begin_array();
     for (const auto& item : v) write_value(w, item);
