@@ -278,6 +278,8 @@ class free_tree {
     std::size_t level;
     T clamp;
     length_type length;
+    std::size_t component;     // level / per_component
+    component_type threshold;  // thresholds_[level]
     T open = runs_type::none;
     interval<T> found{};
 
@@ -289,13 +291,25 @@ class free_tree {
     }
     // A long run may close inside the subtree, or the run that enters it (which, when no run
     // is in progress, starts at the subtree's first block) may close at its lead.
+    // The two trivial cases of runs_at are spelled out: they need neither n.runs nor a copy.
     [[nodiscard]] bool may_hit(const node& n) const noexcept {
-      const runs_type r = tree->runs_at(n, level);
+      if (components::get(n.low, component) >= threshold) return length == 0;  // one open run
+      if (components::get(n.high, component) < threshold)  // no run: lead = n.first
+        return length == 0 || (open != runs_type::none && closes_long_run(open, n.first));
+      const runs_type& r = n.runs[level];
       return r.best >= length ||
              (!r.full() && closes_long_run(open != runs_type::none ? open : n.first, r.lead));
     }
     void skip(const node& n) noexcept {
-      const runs_type r = tree->runs_at(n, level);
+      if (components::get(n.low, component) >= threshold) {
+        if (open == runs_type::none) open = n.first;
+        return;
+      }
+      if (components::get(n.high, component) < threshold) {
+        open = runs_type::none;
+        return;
+      }
+      const runs_type& r = n.runs[level];
       if (!r.full())
         open = r.trail;
       else if (open == runs_type::none)
@@ -374,7 +388,7 @@ class free_tree {
   // clamped to begin at `from`; the run that reaches forever is always long enough.
   [[nodiscard]] std::optional<interval<T>> long_run(std::size_t level, T from,
                                                     length_type length) const {
-    run_seeker seeker{this, level, from, length};
+    run_seeker seeker{this, level, from, length, level / per_component, thresholds_[level]};
     if (seek(root_, block_at(from)->begin, seeker) != nullptr) return seeker.found;
     if (seeker.open == runs_type::none) return std::nullopt;
     return interval<T>{std::max(seeker.open, from), forever<T>};
@@ -600,7 +614,9 @@ class free_tree {
       n->low = elementwise_min(n->low, r->low);
       n->high = elementwise_max(n->high, r->high);
     }
-    // Only the mixed levels (see runs_at): none for a leaf, few for a small subtree.
+    // Only the mixed levels (see runs_at): none for a leaf, few for a small subtree. Storing
+    // the trivial levels too (so that a join need not test its children's level kinds) measured
+    // up to 2.5x slower on churn/free_tree/10000 (more cache lines written per update).
     for (std::size_t i = 0; LevelsPerComponent > 0 && i < components::count; ++i) {
       const auto [from, to] =
           mixed_levels(i, components::get(n->low, i), components::get(n->high, i));
