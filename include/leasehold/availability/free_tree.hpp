@@ -249,6 +249,8 @@ class free_tree {
     T first = begin;  // smallest begin
     C low = free;     // element-wise minimum free capacity
     C high = free;    // element-wise maximum free capacity
+    // Room for every threshold, but only the entries of the subtree's mixed thresholds, those
+    // in (low, high], are kept up to date; read them through runs_at().
     std::array<runs_type, level_count> runs{};
   };
 
