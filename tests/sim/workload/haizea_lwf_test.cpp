@@ -8,6 +8,8 @@
 
 #include <leasehold/sim/workload/haizea_lwf.hpp>
 
+namespace haizea_lwf_test {
+
 using namespace leasehold;
 
 namespace {
@@ -163,3 +165,5 @@ TEST_CASE("haizea lwf: errors name the element or the line") {
     CHECK(e.line() == 14);
   }
 }
+
+}  // namespace haizea_lwf_test
