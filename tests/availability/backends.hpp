@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include <doctest/doctest.h>
+
 #include <leasehold/leasehold.hpp>
 
 namespace leasehold::testing {
@@ -23,3 +25,11 @@ using vector4 = resources<4, std::int64_t>;
   ::leasehold::reference<std::int64_t, ::leasehold::testing::vector4>,     \
       ::leasehold::free_list<std::int64_t, ::leasehold::testing::vector4>, \
       ::leasehold::free_tree<std::int64_t, ::leasehold::testing::vector4>
+
+// A template test case is named after its type as the compiler prints it, and GCC prints
+// free_list<std::int64_t, std::int64_t> either as `free_list<>` or in full depending on what
+// else the translation unit names (a unity batch, LEASEHOLD_UNITY_TESTS, holds several test
+// files). Spelling these types here keeps ctest's test names the same in every build. Must be
+// seen before the first TEST_CASE_TEMPLATE over them: include this header in such a file.
+TYPE_TO_STRING(leasehold::free_list<>);
+TYPE_TO_STRING(leasehold::free_tree<>);

@@ -13,6 +13,10 @@
 #include <leasehold/availability/free_list.hpp>
 #include <leasehold/availability/free_tree.hpp>
 
+#include "availability/backends.hpp"
+
+namespace block_backends_test {
+
 using namespace leasehold;
 
 namespace {
@@ -103,3 +107,5 @@ TEST_CASE_TEMPLATE("block backends: advance_to drops nodes that lie in the past"
   CHECK(profile.free_blocks().front() == free_block<std::int64_t, std::int64_t>{{150, 151}, 0});
   profile.validate();
 }
+
+}  // namespace block_backends_test

@@ -17,6 +17,8 @@
 
 #include "availability/differential.hpp"
 
+namespace capacity_tree_test {
+
 using namespace leasehold;
 
 namespace {
@@ -304,3 +306,5 @@ TEST_CASE("capacity_tree: an unsigned capacity works like a signed one") {
                                                reference<T, C>(config.total), config) == 0);
   }
 }
+
+}  // namespace capacity_tree_test

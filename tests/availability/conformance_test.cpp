@@ -15,6 +15,8 @@
 #include "availability/backends.hpp"
 #include "availability/differential.hpp"
 
+namespace conformance_test {
+
 using namespace leasehold;
 using leasehold::testing::blocks_of;
 
@@ -398,3 +400,5 @@ TEST_CASE("slotted_ring: randomised differential test with vector capacities") {
     CHECK(run_slotted<std::int64_t, C>(seed, ops, C{8, 64, 4, 16}, dt, 18, &draw_vector) == 0);
   }
 }
+
+}  // namespace conformance_test

@@ -16,6 +16,8 @@
 
 #include "availability/backends.hpp"
 
+namespace free_tree_test {
+
 using namespace leasehold;
 
 namespace {
@@ -198,3 +200,5 @@ TEST_CASE("free_tree: times at the ends of the time type") {
   CHECK(tree.free_blocks() == oracle.free_blocks());
   tree.validate();
 }
+
+}  // namespace free_tree_test

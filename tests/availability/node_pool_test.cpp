@@ -6,6 +6,8 @@
 #include <set>
 #include <vector>
 
+namespace node_pool_test {
+
 namespace {
 
 struct big_node {
@@ -48,3 +50,5 @@ TEST_CASE("node_pool: growth comes in bounded chunks, addresses stay stable") {
   for (big_node* n : nodes) pool.destroy(n);
   CHECK(pool.live() == 0);
 }
+
+}  // namespace node_pool_test

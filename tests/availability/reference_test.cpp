@@ -8,6 +8,8 @@
 
 #include <leasehold/availability/reference.hpp>
 
+namespace reference_test {
+
 using namespace leasehold;
 
 TEST_CASE("reference: the profile is the sum of its bookings") {
@@ -40,3 +42,5 @@ TEST_CASE("reference: earliest_fit is the first start whose whole span fits") {
   CHECK(profile.earliest_fit({1, 1000, {0, 1079}}) == std::nullopt);
   CHECK(profile.earliest_fit({1, 1000, {0, 1080}}) == 80);
 }
+
+}  // namespace reference_test

@@ -12,6 +12,8 @@
 #include "availability/differential.hpp"
 #include "availability/rejection.hpp"
 
+namespace rejection_test {
+
 using namespace leasehold;
 using leasehold::testing::blocks_of;
 using leasehold::testing::check_rejected;
@@ -202,3 +204,5 @@ TEST_CASE_TEMPLATE("availability: malformed queries and advance_to are rejected"
   check_rejected<invalid_request>(
       profile, [&] { profile.advance_to(max); }, "forever");
 }
+
+}  // namespace rejection_test

@@ -15,6 +15,8 @@
 
 #include "availability/rejection.hpp"
 
+namespace slotted_ring_test {
+
 using namespace leasehold;
 using leasehold::testing::check_rejected;
 
@@ -333,3 +335,5 @@ TEST_CASE("slotted_ring: copies are independent") {
   CHECK(original.free_blocks() == blocks{{{0, 5}, 7}, {{5, 20}, 10}});
   CHECK(copy.free_blocks() == blocks{{{5, 15}, 10}, {{15, 20}, 9}, {{20, 25}, 10}});
 }
+
+}  // namespace slotted_ring_test

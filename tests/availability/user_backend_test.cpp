@@ -28,6 +28,8 @@
 
 #include "availability/differential.hpp"
 
+namespace user_backend_test {
+
 using namespace leasehold;
 
 namespace {
@@ -297,3 +299,5 @@ TEST_CASE("user backend: checkpoints save and restore a step map") {
   const auto as_list = io::load_profile<free_list<std::int64_t, std::int64_t>>(text);
   CHECK(io::save_profile(as_list) == text);
 }
+
+}  // namespace user_backend_test

@@ -18,6 +18,8 @@
 
 #include "availability/backends.hpp"
 
+namespace slot_table_index_test {
+
 using namespace leasehold;
 
 namespace {
@@ -214,3 +216,5 @@ TEST_CASE_TEMPLATE("slot_table index: randomised answers equal the scan's", A,
     }
   }
 }
+
+}  // namespace slot_table_index_test

@@ -15,6 +15,8 @@
 #include "availability/backends.hpp"
 #include "availability/differential.hpp"
 
+namespace slot_table_test {
+
 using namespace leasehold;
 using leasehold::testing::vector4;
 
@@ -265,3 +267,5 @@ TEST_CASE_TEMPLATE("slot_table: random gangs agree with a brute-force oracle", A
     }
   }
 }
+
+}  // namespace slot_table_test

@@ -7,6 +7,8 @@
 
 #include <leasehold/core/capacity.hpp>
 
+namespace capacity_test {
+
 using namespace leasehold;
 
 TEST_CASE("capacity: fits compares every component") {
@@ -47,3 +49,5 @@ TEST_CASE("capacity: resources print as a braced list") {
   out << resources<3, std::int64_t>{1, 1024, -1};
   CHECK(out.str() == "{1, 1024, -1}");
 }
+
+}  // namespace capacity_test

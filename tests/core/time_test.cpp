@@ -9,6 +9,8 @@
 #include <leasehold/core/request.hpp>
 #include <leasehold/core/time.hpp>
 
+namespace time_test {
+
 using namespace leasehold;
 
 TEST_CASE("interval: half-open spans") {
@@ -35,3 +37,5 @@ TEST_CASE("request: the default window runs from the origin to forever") {
   CHECK(r.window.begin == std::numeric_limits<std::int64_t>::min());
   CHECK(r.window.end == forever<std::int64_t>);
 }
+
+}  // namespace time_test

@@ -10,6 +10,8 @@
 
 #include <leasehold/io/batsim_jobs.hpp>
 
+namespace batsim_jobs_test {
+
 using namespace leasehold;
 
 TEST_CASE("batsim_jobs: the header is Batsim's columns, then the context columns") {
@@ -115,3 +117,5 @@ TEST_CASE("batsim_jobs: bad tables and inconsistent jobs are errors naming them"
   CHECK_THROWS_WITH_AS((void)table.row(job, seed), "job 3: negative request (1 resources for -1 s)",
                        error);
 }
+
+}  // namespace batsim_jobs_test

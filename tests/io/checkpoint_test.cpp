@@ -18,6 +18,8 @@
 
 #include "availability/backends.hpp"
 
+namespace checkpoint_test {
+
 using namespace leasehold;
 
 namespace {
@@ -211,3 +213,5 @@ TEST_CASE_TEMPLATE("checkpoint: a slot table round trip rebuilds the aggregate",
     CHECK(error_of([&] { (void)io::load_slot_table<A>(text.substr(0, n)); }).starts_with("line "));
   }
 }
+
+}  // namespace checkpoint_test

@@ -10,6 +10,8 @@
 
 #include "io/temp_files.hpp"
 
+namespace input_file_test {
+
 using namespace leasehold;
 
 namespace {
@@ -98,3 +100,5 @@ TEST_CASE("input_file: corrupt gzip data is an error naming the path") {
     CHECK(error_of(file) == file.string() + ": corrupt gzip data (zlib cannot inflate it)");
   }
 }
+
+}  // namespace input_file_test

@@ -12,6 +12,8 @@
 
 #include "../policy/lease/scenarios.hpp"
 
+namespace job_outcomes_test {
+
 using namespace leasehold;
 using leasehold::test::lease_scenarios::best_effort;
 using leasehold::test::lease_scenarios::reservation;
@@ -63,3 +65,5 @@ TEST_CASE("job_outcomes: an adaptive request, accepted and not") {
   CHECK(table.row(io::job_outcome_of(r, static_cast<const policy::adaptive::placement<>*>(
                                             nullptr))) == "9,10,4,60,0,,,,,,,\n");
 }
+
+}  // namespace job_outcomes_test

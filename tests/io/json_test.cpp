@@ -10,6 +10,8 @@
 
 #include <leasehold/io/json.hpp>
 
+namespace json_test {
+
 using namespace leasehold::io;
 
 namespace {
@@ -141,3 +143,5 @@ TEST_CASE("json: only_members rejects unknown members by path") {
   CHECK_THROWS_WITH_AS(doc.at("outer").only_members({"known"}),
                        "at $.outer: unexpected member \"extra\"", format_error);
 }
+
+}  // namespace json_test

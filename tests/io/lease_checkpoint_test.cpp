@@ -20,6 +20,8 @@
 
 #include "policy/lease/random_leases.hpp"
 
+namespace lease_checkpoint_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 
@@ -168,3 +170,5 @@ TEST_CASE("lease checkpoint: finished leases not yet taken are saved with the li
   // Without them the member is left out, as checkpoints of earlier versions have it.
   CHECK(io::save_scheduler(restored).find("\"finished\"") == std::string::npos);
 }
+
+}  // namespace lease_checkpoint_test

@@ -18,6 +18,8 @@
 
 #include "policy/lease/random_leases.hpp"
 
+namespace staging_checkpoint_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 using namespace leasehold::policy::staging;
@@ -181,3 +183,5 @@ TEST_CASE("image staging state: states that contradict themselves are refused") 
   state.link = free_list<T, std::int64_t>(10240, state.now);
   CHECK(refused(state).find("is not booked on the link") != std::string::npos);
 }
+
+}  // namespace staging_checkpoint_test

@@ -15,6 +15,8 @@
 
 #include <leasehold/io/svg_plot.hpp>
 
+namespace svg_plot_test {
+
 using namespace leasehold;
 
 namespace {
@@ -175,3 +177,5 @@ TEST_CASE("svg_plot: a long series name widens the panels, the legend stays insi
   // 826 / 0.45 = 1835.56 px.
   CHECK(svg.find("width=\"1835.56\"") != std::string::npos);
 }
+
+}  // namespace svg_plot_test

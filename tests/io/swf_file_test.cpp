@@ -10,6 +10,8 @@
 
 #include "io/temp_files.hpp"
 
+namespace swf_file_test {
+
 using namespace leasehold;
 
 namespace {
@@ -105,3 +107,5 @@ TEST_CASE("swf_file: missing and truncated files are errors naming the path") {
                        (cut.string() + ": truncated gzip file (the trailer is missing)").c_str(),
                        io::file_error);
 }
+
+}  // namespace swf_file_test

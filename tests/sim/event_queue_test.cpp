@@ -9,6 +9,8 @@
 
 #include <leasehold/sim/event_queue.hpp>
 
+namespace event_queue_test {
+
 using namespace leasehold;
 
 TEST_CASE("event_queue: events come out by time, ties in push order") {
@@ -38,3 +40,5 @@ TEST_CASE("event_queue: floating-point times order between ticks; NaN is refused
   while (!q.empty()) order.push_back(q.pop().payload);
   CHECK(order == std::vector<int>{2, 1, 3});
 }
+
+}  // namespace event_queue_test

@@ -20,6 +20,8 @@
 
 #include "policy/lease/random_leases.hpp"
 
+namespace lease_simulation_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 
@@ -156,3 +158,5 @@ TEST_CASE("lease simulation: withdrawn leases never run") {
   CHECK(m.best_effort_withdrawn == 1);
   CHECK(m.all_best_effort == 100);
 }
+
+}  // namespace lease_simulation_test

@@ -7,6 +7,8 @@
 
 #include <leasehold/sim/metrics.hpp>
 
+namespace metrics_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 
@@ -57,3 +59,5 @@ TEST_CASE("metrics: wait, bounded slowdown with the 10 s bound, the 5 % discard"
   CHECK(m.utilisation == doctest::Approx(145.0 / 2100.0));
   CHECK_THROWS_AS((void)m.relative_to(0), invalid_request);
 }
+
+}  // namespace metrics_test

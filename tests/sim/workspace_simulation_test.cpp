@@ -14,6 +14,8 @@
 
 #include <leasehold/sim/workspace_simulation.hpp>
 
+namespace workspace_simulation_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::staging;
 using leasehold::sim::run_workspaces;
@@ -120,3 +122,5 @@ TEST_CASE("workspaces: bad input") {
   CHECK_THROWS_WITH_AS((void)run_workspaces<T>({asap(4, 0), asap(4, 100)}, images, c),
                        "run_workspaces: workspace id 4 appears twice", invalid_request);
 }
+
+}  // namespace workspace_simulation_test

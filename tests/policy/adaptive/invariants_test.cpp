@@ -22,6 +22,8 @@
 #include "availability/differential.hpp"
 #include "policy/adaptive/random_request.hpp"
 
+namespace invariants_test {
+
 using namespace leasehold;
 namespace adaptive = leasehold::policy::adaptive;
 using leasehold::testing::random_request;
@@ -137,3 +139,5 @@ TEST_CASE("adaptive scheduler: MDF and FIFO see the same requests, MDF reschedul
   MESSAGE("FIFO rejected " << fifo.metrics().rejected << ", MDF " << mdf.metrics().rejected
                            << " of 200");
 }
+
+}  // namespace invariants_test

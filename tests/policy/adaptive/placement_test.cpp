@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <leasehold/policy/adaptive/placement.hpp>
 
+namespace placement_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::adaptive;
 
@@ -35,3 +37,5 @@ TEST_CASE("adaptive placement: start, completion, work and mean resources") {
   CHECK(p.work() == 4 * 10 + 6 * 6);
   CHECK(p.mean_resources() == doctest::Approx(5.0));
 }
+
+}  // namespace placement_test

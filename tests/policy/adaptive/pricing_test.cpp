@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <leasehold/policy/adaptive/pricing.hpp>
 
+namespace pricing_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::adaptive;
 
@@ -67,3 +69,5 @@ TEST_CASE("adaptive pricing: omega is replaceable") {
   };
   CHECK(flat(ten_hours_on_four(), ending_at(50'000)) == doctest::Approx(144'000.0));
 }
+
+}  // namespace pricing_test

@@ -8,6 +8,8 @@
 #include <leasehold/policy/adaptive/detail/shapes.hpp>
 #include <leasehold/policy/adaptive/request.hpp>
 
+namespace request_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::adaptive;
 
@@ -165,3 +167,5 @@ TEST_CASE("adaptive request: malformed requests name the offending value") {
                          invalid_request);
   }
 }
+
+}  // namespace request_test

@@ -16,6 +16,8 @@
 #include "availability/backends.hpp"
 #include "availability/differential.hpp"
 
+namespace scheduler_test {
+
 using namespace leasehold;
 namespace adaptive = leasehold::policy::adaptive;
 using leasehold::testing::blocks_of;
@@ -357,3 +359,5 @@ TEST_CASE_TEMPLATE("adaptive scheduler: allowed R and Algorithm 1's tie-break", 
   CHECK(s2.submit(r, T{0}).where ==
         adaptive::placement<T, C>{{piece_of<B>{{T(100), T(200)}, C(16), 0, 100}}});
 }
+
+}  // namespace scheduler_test

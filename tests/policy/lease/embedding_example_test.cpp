@@ -10,6 +10,8 @@
 
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 
+namespace embedding_example_test {
+
 namespace {
 
 // --- begin docs/leases.md snippet ---
@@ -85,3 +87,5 @@ TEST_CASE("docs/leases.md: the embedding service loop") {
   CHECK(manager.started == std::vector<std::uint64_t>{1, 3, 2});
   CHECK(manager.stopped == std::vector<std::uint64_t>{3, 1, 2});
 }
+
+}  // namespace embedding_example_test

@@ -15,6 +15,8 @@
 
 #include "policy/lease/scenarios.hpp"
 
+namespace haizea_choices_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 
@@ -295,3 +297,5 @@ TEST_CASE("haizea choices: a migration's transfer first, on the destination's di
     CHECK(s.lease(1).migrations == 1);
   }
 }
+
+}  // namespace haizea_choices_test

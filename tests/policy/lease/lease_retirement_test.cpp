@@ -11,6 +11,8 @@
 #include <leasehold/sim/lease_simulation.hpp>
 #include <leasehold/sim/metrics.hpp>
 
+namespace lease_retirement_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 
@@ -159,3 +161,5 @@ TEST_CASE("lease_scheduler: metrics taken as leases retire equal metrics taken a
   CHECK(m.mean_bounded_slowdown == at_end.mean_bounded_slowdown);
   CHECK(m.utilisation == at_end.utilisation);
 }
+
+}  // namespace lease_retirement_test

@@ -18,6 +18,8 @@
 
 #include "policy/lease/scenarios.hpp"
 
+namespace lease_scheduler_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 
@@ -309,3 +311,5 @@ TEST_CASE("lease_scheduler: only a best-effort lease can be held in the queue") 
       invalid_lease);
   CHECK(s.leases().empty());
 }
+
+}  // namespace lease_scheduler_test

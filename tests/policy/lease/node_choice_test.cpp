@@ -10,6 +10,8 @@
 
 #include "policy/lease/customisation_scenarios.hpp"
 
+namespace node_choice_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 using namespace leasehold::test::customisation;
@@ -123,3 +125,5 @@ TEST_CASE("node choice: a NaN key is an error and the call changes nothing") {
   CHECK(s.table().aggregate().free_at(100) == node_resources{4, 4096, 40000, 40});
   s.validate();
 }
+
+}  // namespace node_choice_test

@@ -13,6 +13,8 @@
 
 #include "policy/lease/scenarios.hpp"
 
+namespace observer_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 
@@ -135,3 +137,5 @@ TEST_CASE("observer: a migration is announced with its source, destination and s
                           "1500 ended 3",
                       });
 }
+
+}  // namespace observer_test

@@ -12,6 +12,8 @@
 
 #include "policy/lease/customisation_scenarios.hpp"
 
+namespace queue_order_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 using namespace leasehold::test::customisation;
@@ -111,3 +113,5 @@ TEST_CASE("queue order: a NaN key is an error and the call changes nothing") {
   CHECK(s.now() == 1);
   s.validate();
 }
+
+}  // namespace queue_order_test

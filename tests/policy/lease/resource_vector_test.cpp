@@ -12,6 +12,8 @@
 #include <leasehold/io/lease_checkpoint.hpp>
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 
+namespace resource_vector_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 
@@ -150,3 +152,5 @@ TEST_CASE("resource vector: a checkpoint round-trips the vector and the layout")
   run_to_end(restored);
   CHECK(restored.lease(3).history.at(0).span == interval<T>{100, 200});
 }
+
+}  // namespace resource_vector_test

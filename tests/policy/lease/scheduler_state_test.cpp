@@ -13,6 +13,8 @@
 
 #include "policy/lease/random_leases.hpp"
 
+namespace scheduler_state_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 
@@ -133,3 +135,5 @@ TEST_CASE("scheduler state: inconsistent states are refused, naming the problem"
   state.config.network_mb_s = 0;
   CHECK(error_of(state).starts_with("scheduler_config: rates must be positive"));
 }
+
+}  // namespace scheduler_state_test

@@ -11,6 +11,8 @@
 #include "leasehold/policy/pilot/block_config.hpp"
 #include "leasehold/policy/pilot/block_planner.hpp"
 
+namespace block_config_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::pilot;
 
@@ -96,3 +98,5 @@ TEST_CASE("block_config: out-of-range knobs are rejected, naming the value") {
     check_rejected({.max_walltime = -60}, "max_walltime", "-60");
   }
 }
+
+}  // namespace block_config_test

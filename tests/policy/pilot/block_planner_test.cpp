@@ -9,6 +9,8 @@
 
 #include "leasehold/policy/pilot/block_planner.hpp"
 
+namespace block_planner_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::pilot;
 
@@ -237,3 +239,5 @@ TEST_CASE("block_planner: bad walltimes are rejected, naming the job") {
                        doctest::Contains("job 2 walltime 7200 exceeds max_walltime 3600"),
                        invalid_request);
 }
+
+}  // namespace block_planner_test

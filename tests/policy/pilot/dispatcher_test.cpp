@@ -16,6 +16,8 @@
 
 #include "leasehold/policy/pilot/dispatcher.hpp"
 
+namespace dispatcher_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::pilot;
 
@@ -232,3 +234,5 @@ TEST_CASE("dispatcher: randomised, no job on a worker whose time left is too sho
     CHECK(starts > 300);  // the run exercised the rule, not just the queue
   }
 }
+
+}  // namespace dispatcher_test

@@ -10,6 +10,10 @@
 #include "leasehold/availability/reference.hpp"
 #include "leasehold/policy/pilot/pilot_service.hpp"
 
+#include "availability/backends.hpp"
+
+namespace pilot_service_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::pilot;
 
@@ -142,3 +146,5 @@ TEST_CASE("pilot_service: a coverage horizon ignores block time booked far ahead
   CHECK_THROWS_WITH_AS(pilot_service<>(cluster, config), doctest::Contains("coverage_horizon 0"),
                        invalid_request);
 }
+
+}  // namespace pilot_service_test

@@ -9,6 +9,8 @@
 
 #include <leasehold/policy/staging/image_cache.hpp>
 
+namespace image_cache_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::staging;
 
@@ -101,3 +103,5 @@ TEST_CASE("image_cache: bad input changes nothing") {
   cache.validate();
   CHECK_THROWS_AS(image_cache<>(-1), invalid_request);
 }
+
+}  // namespace image_cache_test

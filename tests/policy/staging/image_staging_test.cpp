@@ -16,6 +16,8 @@
 #include <leasehold/sim/lease_simulation.hpp>
 #include <leasehold/sim/workload/random.hpp>
 
+namespace image_staging_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 using namespace leasehold::policy::staging;
@@ -772,3 +774,5 @@ TEST_CASE("image_staging: a shared multicast nobody needs any more is withdrawn 
   for (const std::size_t node : nodes{0, 1, 2, 3})
     CHECK(s.preparation_step().cache(node).find("A") == nullptr);
 }
+
+}  // namespace image_staging_test

@@ -19,6 +19,8 @@
 #include <leasehold/policy/staging/naive_staging.hpp>
 #include <leasehold/sim/lease_simulation.hpp>
 
+namespace naive_staging_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::lease;
 using namespace leasehold::policy::staging;
@@ -205,3 +207,5 @@ TEST_CASE("staging strategies: bad input changes nothing") {
   CHECK_THROWS_AS(naive_scheduler(one_node(2), test_config(), naive_staging<T>(1)),
                   invalid_request);
 }
+
+}  // namespace naive_staging_test

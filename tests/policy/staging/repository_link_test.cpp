@@ -9,6 +9,10 @@
 #include <leasehold/availability/reference.hpp>
 #include <leasehold/policy/staging/repository_link.hpp>
 
+#include "availability/backends.hpp"
+
+namespace repository_link_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::staging;
 
@@ -51,3 +55,5 @@ TEST_CASE("repository_link: bad input") {
   CHECK(link.transfer_time(600) == 48);  // Overhead Matters: 600 MB at 100 Mb/s
   CHECK_THROWS_AS((void)link.transfer_time(0), invalid_request);
 }
+
+}  // namespace repository_link_test

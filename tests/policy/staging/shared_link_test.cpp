@@ -9,6 +9,8 @@
 
 #include <leasehold/policy/staging/shared_link.hpp>
 
+namespace shared_link_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::staging;
 
@@ -42,3 +44,5 @@ TEST_CASE("shared_link: bad input") {
   CHECK(link.active() == 0);
   CHECK(link.now() == 100.0);
 }
+
+}  // namespace shared_link_test

@@ -14,6 +14,8 @@
 
 #include <leasehold/policy/staging/workspace_deployer.hpp>
 
+namespace workspace_deployer_test {
+
 using namespace leasehold;
 using namespace leasehold::policy::staging;
 
@@ -305,3 +307,5 @@ TEST_CASE("workspace_deployer: bad calls change nothing") {
   CHECK(d.summary().mb_transferred == before.mb_transferred);
   CHECK(d.delivered(transfer, 15.0).size() == 1);
 }
+
+}  // namespace workspace_deployer_test

@@ -17,6 +17,8 @@
 #include <leasehold/sim/workload/load.hpp>
 #include <leasehold/sim/workload/swf_leases.hpp>
 
+namespace generators_test {
+
 using namespace leasehold;
 
 TEST_CASE("ar generator: the paper's rho, delta, nu and advance notice") {
@@ -209,3 +211,5 @@ TEST_CASE("load scaling compresses submissions and keeps notices") {
   workload::scale_load(log, 2.0);
   CHECK(log.records.back().submit - log.records.front().submit == (last + 1) / 2);
 }
+
+}  // namespace generators_test

@@ -12,6 +12,8 @@
 
 #include "sim/workload/shared_data.hpp"
 
+namespace haizea_injection_test {
+
 using namespace leasehold;
 
 namespace {
@@ -120,3 +122,5 @@ TEST_CASE("haizea injections: the paper's 72 workloads") {
   CHECK(files == 72);
   CHECK(past_starts == 4);  // the published files' quirk, kept as data
 }
+
+}  // namespace haizea_injection_test

@@ -8,6 +8,8 @@
 
 #include <leasehold/sim/workload/haizea_lwf.hpp>
 
+namespace haizea_lwf_test {
+
 using namespace leasehold;
 
 namespace {
@@ -212,3 +214,5 @@ TEST_CASE("haizea lwf: the site as a cluster of alike nodes") {
   CHECK(site_error(std::string(document).erase(start, end - start)) ==
         "the document has no <site>: the cluster's nodes are not described");
 }
+
+}  // namespace haizea_lwf_test

@@ -9,6 +9,8 @@
 
 #include <leasehold/sim/workload/random.hpp>
 
+namespace random_test {
+
 using namespace leasehold;
 
 TEST_CASE("rng: fixed seeds give fixed streams") {
@@ -68,3 +70,5 @@ TEST_CASE("rng: distributions") {
     CHECK_THROWS_AS((void)random.log_uniform_int(0, 5), invalid_request);
   }
 }
+
+}  // namespace random_test

@@ -11,6 +11,8 @@
 
 #include "sim/workload/shared_data.hpp"
 
+namespace swf_leases_test {
+
 using namespace leasehold;
 
 namespace {
@@ -154,3 +156,5 @@ TEST_CASE("swf leases: extract rebuilds the 30-day extract from the raw log") {
   MESSAGE("extract agrees with blue-30days.swf on " << same << " of " << paper.records.size()
                                                     << " records");
 }
+
+}  // namespace swf_leases_test

@@ -14,6 +14,8 @@
 
 #include "sim/workload/shared_data.hpp"
 
+namespace swf_test {
+
 using namespace leasehold;
 
 namespace {
@@ -315,3 +317,5 @@ TEST_CASE("swf: the Haizea paper's 30-day Blue Horizon extract") {
   CHECK(log.records.back().job == 8735);
   CHECK(log.records.back().submit == 2590930);
 }
+
+}  // namespace swf_test
