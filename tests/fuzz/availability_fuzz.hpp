@@ -120,10 +120,11 @@ void run_against(fuzz_input& in, A& a, Oracle& oracle, typename A::time_type ste
   };
   // LEASEHOLD_FUZZ_TRACE=1 prints every call, to turn a saved finding into a unit test.
   static const bool trace = std::getenv("LEASEHOLD_FUZZ_TRACE") != nullptr;
-  auto traced = [&](const std::string& line) {
-    if (trace) std::fprintf(stderr, "  %s\n", line.c_str());
+  // Formats only when tracing: the fuzzer runs every call through here.
+  auto traced = [&](const char* op, const auto&... parts) {
+    if (trace) std::fprintf(stderr, "  %s\n", describe_op(op, parts...).c_str());
   };
-  if (trace) traced(describe_op("origin", a.origin(), "total", total, "step", step));
+  traced("origin", a.origin(), "total", total, "step", step);
   for (int ops = 0; ops < 400 && !in.empty(); ++ops) {
     switch (in.byte() % 7) {
       case 0: {  // earliest_fit
@@ -135,7 +136,7 @@ void run_against(fuzz_input& in, A& a, Oracle& oracle, typename A::time_type ste
         }
         std::optional<T> got, want;
         const outcome have = outcome_of([&] { got = a.earliest_fit(r); });
-        traced(describe_op("earliest_fit", r, "->", int(have), got.value_or(-1)));
+        traced("earliest_fit", r, "->", int(have), got.value_or(-1));
         outcome expect = outcome_of([&] { (void)oracle.earliest_fit(r); });
         if (expect == outcome::ok) {
           request<T, C> asked = r;
@@ -153,7 +154,7 @@ void run_against(fuzz_input& in, A& a, Oracle& oracle, typename A::time_type ste
                                int(expect), want.value_or(-1)));
         if (got && in.byte() % 2 == 0) {
           const interval<T> span{*got, saturated(*got, r.duration)};
-          traced(describe_op("reserve", span, r.amount));
+          traced("reserve", span, r.amount);
           a.reserve(span, r.amount);
           oracle.reserve(as_booked(span), r.amount);
           validated(a, "reserve after earliest_fit");
@@ -180,7 +181,7 @@ void run_against(fuzz_input& in, A& a, Oracle& oracle, typename A::time_type ste
           expect = beyond ? outcome::out_of_horizon
                           : outcome_of([&] { oracle.release(as_booked(span), amount); });
         }
-        traced(describe_op(reserve ? "reserve" : "release", span, amount, "->", int(have)));
+        traced(reserve ? "reserve" : "release", span, amount, "->", int(have));
         // A ring checks the amount before the horizon; an invalid amount wins either way.
         if (beyond && have == outcome::invalid_request) {
           expect = have;
@@ -196,7 +197,7 @@ void run_against(fuzz_input& in, A& a, Oracle& oracle, typename A::time_type ste
       case 3: {  // advance_to
         const T to = in.byte() % 16 == 0 ? in.edgy(a.origin()) : time_at(in.in(-1, 20));
         const outcome have = outcome_of([&] { a.advance_to(to); });
-        traced(describe_op("advance_to", to, "->", int(have), "origin", a.origin()));
+        traced("advance_to", to, "->", int(have), "origin", a.origin());
         // A ring's origin moves to the start of the slot holding `to` (DESIGN.md rule 5).
         const outcome expect =
             outcome_of([&] { oracle.advance_to(ring && have == outcome::ok ? a.origin() : to); });
