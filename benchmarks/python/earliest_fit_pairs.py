@@ -4,9 +4,10 @@ Python sorted-list free-block profile written for this comparison.
 The workload is deterministic (a 64-bit LCG shared with benchmarks/python_pairs_bench.cpp,
 the same loop in C++): a profile of total 64 is filled with `live` reservations (amount 1-32,
 duration 10-99, earliest start drawn in [0, live)): a loaded profile where a fit is found far after the window begins, copied, and then K = 1000 more pairs
-are timed on the copy. The median of 3 repetitions is reported.
+are timed on the copy. The median of --repetitions runs (7 by default: a run of 1,000 pairs
+on free_tree lasts only a few milliseconds, so single runs vary by tens of percent) is reported.
 
-    /usr/bin/python3 benchmarks/python/earliest_fit_pairs.py [--live 1000 10000]
+    /usr/bin/python3 benchmarks/python/earliest_fit_pairs.py [--live 1000 10000] [--repetitions 7]
 """
 
 import argparse
@@ -90,13 +91,18 @@ def fill(profile, live, rng):
         profile.reserve(start, start + duration, amount)
 
 
-def time_pairs(make, live):
+def time_pairs(make, live, repetitions):
     rng = lcg(42)
     base = make()
     fill(base, live, rng)
     requests = [draw(rng, live) for _ in range(PAIRS)]
     runs = []
-    for _ in range(3):
+    profile = None
+    for _ in range(repetitions):
+        # The previous copy goes first, so that each copy lands in the memory the last one
+        # left, as in the C++ benchmark (otherwise two live copies alternate between fresh
+        # pages, and the timings vary by half).
+        profile = None
         profile = copy.deepcopy(base)
         t0 = time.perf_counter()
         for amount, duration, begin in requests:
@@ -109,11 +115,16 @@ def time_pairs(make, live):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--live", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--repetitions", type=int, default=7)
     args = parser.parse_args()
+    if args.repetitions < 1:
+        parser.error(f"--repetitions must be at least 1, not {args.repetitions}")
+    if any(live < 1 for live in args.live):
+        parser.error(f"--live values must be at least 1: {args.live}")
     print(f"{'live':>6} {'free_tree pairs/s':>18} {'python pairs/s':>15} {'ratio':>8} {'us/pair':>8}")
     for live in args.live:
-        fast, tree = time_pairs(lambda: leasehold.free_tree(TOTAL), live)
-        slow, plain = time_pairs(lambda: python_profile(TOTAL), live)
+        fast, tree = time_pairs(lambda: leasehold.free_tree(TOTAL), live, args.repetitions)
+        slow, plain = time_pairs(lambda: python_profile(TOTAL), live, args.repetitions)
         # Both implementations must have built the same profile.
         blocks = tree.free_blocks()
         assert [b[0] for b in blocks] == plain.begins and [b[2] for b in blocks] == plain.free
