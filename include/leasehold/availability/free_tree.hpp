@@ -65,16 +65,31 @@ class free_tree {
 
   explicit free_tree(C total, T origin = 0) : total_(total) {
     detail::check_profile("free_tree", total, origin);
-    for (std::size_t i = 0; i < components::count; ++i)
-      for (std::size_t j = 0; j < LevelsPerComponent; ++j)
-        thresholds_[i * LevelsPerComponent + j] =
+    // A small total rounds several thresholds to the same value (32 levels of 128 units give
+    // 25 distinct ones): equal thresholds have equal runs, so each value is kept once, at the
+    // rank of its highest level, and every update and search skips the copies.
+    for (std::size_t i = 0; i < components::count; ++i) {
+      const std::size_t base = i * LevelsPerComponent;
+      std::size_t used = 0;
+      for (std::size_t j = 0; j < LevelsPerComponent; ++j) {
+        const component_type value =
             detail::run_threshold(components::get(total_, i), j, LevelsPerComponent);
+        if (used == 0 || thresholds_[base + used - 1] != value) ++used;
+        thresholds_[base + used - 1] = value;
+        level_ranks_[base + used - 1] = static_cast<std::uint8_t>(j);
+      }
+      levels_used_[i] = static_cast<std::uint8_t>(used);
+    }
     root_ = make_node(origin, total);
     count_ = 1;
   }
 
   free_tree(const free_tree& other)
-      : total_(other.total_), thresholds_(other.thresholds_), random_(other.random_) {
+      : total_(other.total_),
+        thresholds_(other.thresholds_),
+        level_ranks_(other.level_ranks_),
+        levels_used_(other.levels_used_),
+        random_(other.random_) {
     pool_.reserve_nodes(other.count_);  // the only step that can throw
     root_ = clone(other.root_);
     count_ = other.count_;
@@ -83,6 +98,8 @@ class free_tree {
   free_tree(free_tree&& other) noexcept
       : total_(other.total_),
         thresholds_(other.thresholds_),
+        level_ranks_(other.level_ranks_),
+        levels_used_(other.levels_used_),
         random_(other.random_),
         pool_(std::move(other.pool_)),
         root_(std::exchange(other.root_, nullptr)),
@@ -104,6 +121,8 @@ class free_tree {
     using std::swap;
     swap(total_, other.total_);
     swap(thresholds_, other.thresholds_);
+    swap(level_ranks_, other.level_ranks_);
+    swap(levels_used_, other.levels_used_);
     swap(random_, other.random_);
     pool_.swap(other.pool_);
     swap(root_, other.root_);
@@ -230,10 +249,11 @@ class free_tree {
                                                    blocks[i - 1].span.begin, " and ", b.span.begin,
                                                    " should be merged"));
     }
-    for (std::size_t level = 0; level < level_count; ++level)
+    for_each_level([&](std::size_t level) {
       if (scan_runs(blocks, level) != runs_at(*root_, level))
         throw invariant_violation(detail::describe("free_tree: root run summary of threshold ",
                                                    thresholds_[level], " disagrees with a scan"));
+    });
   }
 
  private:
@@ -358,7 +378,7 @@ class free_tree {
   [[nodiscard]] std::pair<std::size_t, std::size_t> mixed_levels(
       std::size_t component, component_type low, component_type high) const noexcept {
     const auto* begin = thresholds_.data() + component * LevelsPerComponent;
-    const auto* end = begin + LevelsPerComponent;
+    const auto* end = begin + levels_used_[component];
     const auto* from = std::upper_bound(begin, end, low);
     const auto* to = std::upper_bound(from, end, high);
     const auto base = component * LevelsPerComponent;
@@ -373,11 +393,12 @@ class free_tree {
     std::optional<std::size_t> chosen;
     std::size_t chosen_rank = 0;
     for (std::size_t i = 0; i < components::count; ++i) {
-      for (std::size_t j = LevelsPerComponent; j-- > 0;) {
-        if (thresholds_[i * LevelsPerComponent + j] <= components::get(amount, i)) {
-          if (!chosen || j > chosen_rank) {
-            chosen = i * LevelsPerComponent + j;
-            chosen_rank = j;
+      for (std::size_t j = levels_used_[i]; j-- > 0;) {
+        const std::size_t level = i * LevelsPerComponent + j;
+        if (thresholds_[level] <= components::get(amount, i)) {
+          if (!chosen || level_ranks_[level] > chosen_rank) {
+            chosen = level;
+            chosen_rank = level_ranks_[level];
           }
           break;
         }
@@ -754,10 +775,11 @@ class free_tree {
     recompute(&expected);
     if (expected.first != n->first || expected.low != n->low || expected.high != n->high)
       throw invariant_violation(detail::describe("free_tree: stale summary at ", n->begin));
-    for (std::size_t level = 0; level < level_count; ++level)
+    for_each_level([&](std::size_t level) {
       if (runs_at(expected, level) != runs_at(*n, level))
         throw invariant_violation(detail::describe("free_tree: stale run summary of threshold ",
                                                    thresholds_[level], " at ", n->begin));
+    });
   }
 
   [[nodiscard]] static std::size_t height_of(const node* n) noexcept {
@@ -794,8 +816,18 @@ class free_tree {
     return s;
   }
 
+  // The levels in use: for component i, levels i * LevelsPerComponent + [0, levels_used_[i]),
+  // whose thresholds are distinct and increasing.
+  template <class Visit>
+  void for_each_level(Visit visit) const {
+    for (std::size_t i = 0; i < components::count; ++i)
+      for (std::size_t j = 0; j < levels_used_[i]; ++j) visit(i * LevelsPerComponent + j);
+  }
+
   C total_;
-  std::array<component_type, level_count> thresholds_{};
+  std::array<component_type, level_count> thresholds_{};  // per component, increasing
+  std::array<std::uint8_t, level_count> level_ranks_{};   // a threshold's highest level index
+  std::array<std::uint8_t, components::count> levels_used_{};
   std::uint64_t random_ = 0x9E3779B97F4A7C15ULL;
   detail::node_pool<node> pool_;  // declared before root_: outlives the tree
   node* root_ = nullptr;
