@@ -4,8 +4,9 @@ Python sorted-list free-block profile written for this comparison.
 The workload is deterministic (a 64-bit LCG shared with benchmarks/python_pairs_bench.cpp,
 the same loop in C++): a profile of total 64 is filled with `live` reservations (amount 1-32,
 duration 10-99, earliest start drawn in [0, live)): a loaded profile where a fit is found far after the window begins, copied, and then K = 1000 more pairs
-are timed on the copy. The median of --repetitions runs (7 by default: a run of 1,000 pairs
-on free_tree lasts only a few milliseconds, so single runs vary by tens of percent) is reported.
+are timed on the copy. The two implementations run alternately, and the median of
+--repetitions runs of each (7 by default: a run of 1,000 pairs on free_tree lasts only a few
+milliseconds, so single runs vary by tens of percent) is reported.
 
     /usr/bin/python3 benchmarks/python/earliest_fit_pairs.py [--live 1000 10000] [--repetitions 7]
 """
@@ -91,25 +92,37 @@ def fill(profile, live, rng):
         profile.reserve(start, start + duration, amount)
 
 
-def time_pairs(make, live, repetitions):
+def build(make, live):
+    """A profile of `live` reservations and the PAIRS requests timed on copies of it."""
     rng = lcg(42)
     base = make()
     fill(base, live, rng)
-    requests = [draw(rng, live) for _ in range(PAIRS)]
-    runs = []
-    profile = None
+    return base, [draw(rng, live) for _ in range(PAIRS)]
+
+
+def time_once(base, requests):
+    """Seconds for the requests on a fresh copy of base."""
+    profile = copy.deepcopy(base)
+    t0 = time.perf_counter()
+    for amount, duration, begin in requests:
+        start = profile.earliest_fit(amount, duration, begin)
+        profile.reserve(start, start + duration, amount)
+    return time.perf_counter() - t0
+
+
+def time_side_by_side(live, repetitions):
+    """Pairs per second of free_tree and of the plain profile, medians of `repetitions` runs
+    taken alternately, so that a change in the machine's load weighs on both alike. Each copy
+    is gone before the next is made (time_once returns), so copies reuse the same memory, as
+    in the C++ benchmark; two live copies alternating between fresh pages varied by half."""
+    tree, requests = build(lambda: leasehold.free_tree(TOTAL), live)
+    plain, same_requests = build(lambda: python_profile(TOTAL), live)
+    assert requests == same_requests
+    fast, slow = [], []
     for _ in range(repetitions):
-        # The previous copy goes first, so that each copy lands in the memory the last one
-        # left, as in the C++ benchmark (otherwise two live copies alternate between fresh
-        # pages, and the timings vary by half).
-        profile = None
-        profile = copy.deepcopy(base)
-        t0 = time.perf_counter()
-        for amount, duration, begin in requests:
-            start = profile.earliest_fit(amount, duration, begin)
-            profile.reserve(start, start + duration, amount)
-        runs.append(time.perf_counter() - t0)
-    return PAIRS / statistics.median(runs), base
+        fast.append(time_once(tree, requests))
+        slow.append(time_once(plain, requests))
+    return PAIRS / statistics.median(fast), PAIRS / statistics.median(slow), tree, plain
 
 
 def main():
@@ -123,8 +136,7 @@ def main():
         parser.error(f"--live values must be at least 1: {args.live}")
     print(f"{'live':>6} {'free_tree pairs/s':>18} {'python pairs/s':>15} {'ratio':>8} {'us/pair':>8}")
     for live in args.live:
-        fast, tree = time_pairs(lambda: leasehold.free_tree(TOTAL), live, args.repetitions)
-        slow, plain = time_pairs(lambda: python_profile(TOTAL), live, args.repetitions)
+        fast, slow, tree, plain = time_side_by_side(live, args.repetitions)
         # Both implementations must have built the same profile.
         blocks = tree.free_blocks()
         assert [b[0] for b in blocks] == plain.begins and [b[2] for b in blocks] == plain.free

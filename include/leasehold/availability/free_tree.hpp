@@ -9,8 +9,9 @@
 // Why the run summaries: on a deep schedule a request meets hundreds of runs with enough
 // capacity that are too short before the first long enough one (issue 5's measurement), so
 // jumping from run to run in O(log n) each is not enough. The thresholds form a geometric
-// series from the total down to 1/128 of it (32 of them for a scalar, about 1.17 apart); a
-// request for c uses the largest threshold theta <= c. Every time span with c free lies
+// series from the total down to 1/128 of it (32 of them for a scalar, about 1.17 apart, in
+// whole units, each distinct value kept once); a request for c uses the largest threshold
+// theta <= c. Every time span with c free lies
 // inside a run at theta, so earliest_fit descends to the first theta-run at least d long
 // (skipping every subtree whose runs are all shorter), looks for c inside it with O(log n)
 // jumps ("next block that fits c", "next block that does not"), and only if c has no long
