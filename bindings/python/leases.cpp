@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -35,10 +36,13 @@ namespace {
 
 using T = std::int64_t;
 using node_resources = lease::node_resources;
-// The queue order is chosen at run time: FIFO (an empty function) or a Python callable.
+// The queue order and the node choice are chosen at run time: Haizea's (an empty function) or
+// a Python callable.
+using table = leasehold::cluster::slot_table<leasehold::free_list<T, lease::node_resources>>;
 using scheduler = lease::lease_scheduler<leasehold::free_list<T, lease::node_resources>,
-                                         lease::images_predeployed, lease::queue_order_function<T>>;
-using table = scheduler::table_type;
+                                         lease::images_predeployed, lease::queue_order_function<T>,
+                                         lease::node_choice_function<table>>;
+static_assert(std::is_same_v<table, scheduler::table_type>);
 using terms = lease::lease_terms<T>;
 using config = lease::scheduler_config<T>;
 
@@ -119,24 +123,41 @@ class observer_bridge final : public lease::lease_observer<T> {
   std::optional<py::error_already_set> pending_;
 };
 
-// The scheduler plus the bridge to its Python observer, which must outlive it.
-// A Python queue order: key(terms, remaining, now) -> float, smaller served first. The
-// scheduler calls it with the GIL released (simulate_leases), so it takes the GIL itself; the
-// Python object is released under the GIL too, whichever thread drops the last copy. An
+// A Python callable kept by a C++ policy. The scheduler calls its policies with the GIL
+// released (simulate_leases), so each call takes the GIL itself, and the object is released
+// under the GIL too, whichever thread drops the last copy.
+std::shared_ptr<py::object> held_under_gil(py::object callable) {
+  return {new py::object(std::move(callable)), [](py::object* o) {
+            py::gil_scoped_acquire gil;
+            delete o;
+          }};
+}
+
+// A Python queue order: key(terms, remaining, now) -> float, smaller served first. An
 // exception it raises propagates as py::error_already_set: the scheduler's call is rolled
 // back (the strong guarantee) and the exception reaches Python.
 lease::queue_order_function<T> python_order(py::object key) {
   if (key.is_none()) return {};
-  std::shared_ptr<py::object> held(new py::object(std::move(key)), [](py::object* o) {
-    py::gil_scoped_acquire gil;
-    delete o;
-  });
-  return {[held](const lease::lease_record<T>& l, T now) {
+  return {[held = held_under_gil(std::move(key))](const lease::lease_record<T>& l, T now) {
     py::gil_scoped_acquire gil;
     return (*held)(l.terms, l.remaining_max, now).cast<double>();
   }};
 }
 
+// A Python node choice: key(node, terms, begin, end, free) -> float, where free is the node's
+// least free capacity over [begin, end) before the lease is placed there; smaller keys are
+// preferred, equal keys by node id. An exception it raises rolls the scheduler's call back,
+// as for the queue order.
+lease::node_choice_function<table> python_choice(py::object key) {
+  if (key.is_none()) return {};
+  return {[held = held_under_gil(std::move(key))](const lease::node_candidate<table>& c) {
+    const node_resources free = c.table.node(c.node).min_free(c.span);
+    py::gil_scoped_acquire gil;
+    return (*held)(c.node, c.lease.terms, c.span.begin, c.span.end, to_tuple(free)).cast<double>();
+  }};
+}
+
+// The scheduler plus the bridge to its Python observer, which must outlive it.
 struct python_scheduler {
   scheduler engine;
   std::unique_ptr<observer_bridge> observer;
@@ -160,6 +181,11 @@ void bind_leases(py::module_& m) {
       .value("done", lease::lease_state::done)
       .value("rejected", lease::lease_state::rejected)
       .value("withdrawn", lease::lease_state::withdrawn);
+  py::enum_<lease::segment_outcome>(m, "segment_outcome")
+      .value("completed", lease::segment_outcome::completed)
+      .value("suspended", lease::segment_outcome::suspended)
+      .value("cancelled", lease::segment_outcome::cancelled)
+      .value("released", lease::segment_outcome::released);
   py::enum_<lease::admission>(m, "admission")
       .value("accepted", lease::admission::accepted)
       .value("queued", lease::admission::queued)
@@ -236,22 +262,58 @@ void bind_leases(py::module_& m) {
       .def_readwrite("in_vms", &config::in_vms)
       .def_readwrite("boot_shutdown", &config::boot_shutdown)
       .def_readwrite("runtime_slowdown_percent", &config::runtime_slowdown_percent)
-      .def_readwrite("strong_guarantee", &config::strong_guarantee);
+      .def_readwrite("strong_guarantee", &config::strong_guarantee)
+      .def_readwrite("retire_finished", &config::retire_finished,
+                     "Finished leases leave the scheduler and wait for take_finished(), so that\n"
+                     "a scheduler running for months keeps only its live leases.");
+
+  using record = scheduler::record_type;
+  using segment_record = lease::segment_record<T>;
+  py::class_<segment_record>(m, "segment_record",
+                             "One stretch a lease ran: its nodes, its span (begin to real end),\n"
+                             "its computing part and how it ended.")
+      .def_readonly("nodes", &segment_record::nodes)
+      .def_property_readonly(
+          "span", [](const segment_record& r) { return py::make_tuple(r.span.begin, r.span.end); })
+      .def_property_readonly(
+          "run", [](const segment_record& r) { return py::make_tuple(r.run.begin, r.run.end); })
+      .def_readonly("outcome", &segment_record::outcome);
+  py::class_<record>(m, "lease_record",
+                     "A lease as the scheduler kept it (read only): what take_finished() hands "
+                     "out.")
+      .def_readonly("terms", &record::terms)
+      .def_property_readonly("id", [](const record& r) { return r.terms.id; })
+      .def_readonly("state", &record::state)
+      .def_readonly("first_start", &record::first_start)
+      .def_readonly("end", &record::end)
+      .def_readonly("history", &record::history)
+      .def_readonly("suspensions", &record::suspensions)
+      .def_readonly("migrations", &record::migrations)
+      .def_readonly("rejection", &record::rejection)
+      .def("__repr__", [](const record& r) {
+        return "<lease_record " + std::to_string(r.terms.id) + " " +
+               py::str(py::cast(r.state)).cast<std::string>() + ">";
+      });
 
   py::class_<python_scheduler>(
       m, "lease_scheduler", "Haizea's lease scheduler over `nodes` identical nodes of `per_node`.")
       .def(py::init([](std::size_t nodes, const std::array<std::int64_t, 4>& per_node,
-                       const config& c, py::object queue_order) {
-             return std::make_unique<python_scheduler>(python_scheduler{
-                 scheduler(table(nodes, to_resources(per_node)), c, {},
-                           python_order(std::move(queue_order))),
-                 nullptr});
+                       const config& c, py::object queue_order, py::object node_choice) {
+             return std::make_unique<python_scheduler>(
+                 python_scheduler{scheduler(table(nodes, to_resources(per_node)), c, {},
+                                            python_order(std::move(queue_order)),
+                                            python_choice(std::move(node_choice))),
+                                  nullptr});
            }),
            py::arg("nodes"), py::arg("per_node"), py::arg("config") = config{},
-           py::arg("queue_order") = py::none(),
+           py::arg("queue_order") = py::none(), py::arg("node_choice") = py::none(),
            "`queue_order`, if given, is key(terms, remaining_seconds, now) -> float: the\n"
            "best-effort queue is served smallest key first, equal keys first come first served\n"
-           "(None: FIFO, Haizea's order). Backfilling is unchanged.")
+           "(None: FIFO, Haizea's order). Backfilling is unchanged.\n"
+           "`node_choice`, if given, is key(node, terms, begin, end, free) -> float, asked for\n"
+           "each node that can host the lease over [begin, end), free being the node's least\n"
+           "free capacity there (a 4-tuple): among the nodes Haizea's rules rank equal, smaller\n"
+           "keys are taken first, equal keys by node id (None: lowest ids, Haizea's choice).")
       .def_property_readonly("now", [](const python_scheduler& s) { return s.engine.now(); })
       .def(
           "set_observer",
@@ -300,6 +362,14 @@ void bind_leases(py::module_& m) {
       .def(
           "queue", [](const python_scheduler& s) { return s.engine.queue(); },
           "Ids of the best-effort queue, in order.")
+      .def(
+          "take_finished", [](python_scheduler& s) { return s.engine.take_finished(); },
+          "With config.retire_finished: the leases that finished (done, rejected or withdrawn)\n"
+          "since the last call, in the order they finished, each handed out once (a list of\n"
+          "lease_record). Empty otherwise.")
+      .def(
+          "finished_count", [](const python_scheduler& s) { return s.engine.finished_count(); },
+          "How many finished leases wait for take_finished().")
       .def("queue_size", [](const python_scheduler& s) { return s.engine.queue_size(); })
       .def(
           "state",

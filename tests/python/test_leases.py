@@ -31,6 +31,35 @@ def test_simulation_hand_computed():
     s.validate()
 
 
+def test_take_finished_hands_out_each_lease_once():
+    # The three-lease run with retire_finished: lease 1 ends at 100, 3 at 130, 2 at 150, and
+    # each leaves the scheduler as it finishes.
+    config = leasehold.scheduler_config.novm_nosr()
+    config.retire_finished = True
+    s = leasehold.lease_scheduler(2, (1, 1024, 0, 0), config)
+    assert s.take_finished() == [] and s.finished_count() == 0
+    for terms in three_leases():
+        s.submit(terms, terms.submit)
+    s.advance_to(100)
+    assert s.finished_count() == 1
+    first = s.take_finished()
+    assert [r.id for r in first] == [1] and s.finished_count() == 0
+    assert first[0].state == leasehold.lease_state.done
+    assert (first[0].first_start, first[0].end) == (0, 100)
+    [stretch] = first[0].history
+    assert stretch.nodes == [0, 1] and stretch.span == (0, 100) and stretch.run == (0, 100)
+    assert stretch.outcome == leasehold.segment_outcome.completed
+    with pytest.raises(leasehold.Error, match="take_finished"):
+        s.state(1)  # retired: no longer known to the scheduler
+    s.advance_to(150)
+    rest = s.take_finished()
+    assert [(r.id, r.first_start, r.end) for r in rest] == [(3, 100, 130), (2, 100, 150)]
+    assert [r.history[0].nodes for r in rest] == [[1], [0]]
+    assert all(r.suspensions == 0 and r.migrations == 0 and r.rejection == "" for r in rest)
+    assert s.take_finished() == []
+    s.validate()
+
+
 def test_errors_leave_scheduler_unchanged():
     s = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr())
     assert s.submit(leasehold.lease_terms(1, 0, duration=100), 0) == (leasehold.admission.queued, "")
@@ -264,6 +293,51 @@ def test_queue_order_that_raises_changes_nothing():
     assert s.queue() == [] and s.state(2) == leasehold.lease_state.scheduled
     with pytest.raises(leasehold.Error):
         s.state(3)
+    s.validate()
+
+
+def test_node_choice_from_python():
+    # Four nodes of 2 cores. Lease 1 (one node, 1 core, [0, 100)) finds every node with 2 cores
+    # free: equal keys, so the lowest id, node 0, as Haizea would. Lease 2 (the same shape, at
+    # 10) finds 1 core left on node 0 over [10, 110) and 2 on the others: a key of minus the
+    # free cores spreads it to node 1, where Haizea's lowest id would have put it on node 0.
+    asked = []
+
+    def spread(node, terms, begin, end, free):
+        asked.append((terms.id, node, begin, end, free))
+        return -free[0]
+
+    config = leasehold.scheduler_config.novm_nosr()
+    one_core = (1, 512, 0, 0)
+    for choice, second in ((None, [0]), (spread, [1])):
+        s = leasehold.lease_scheduler(4, (2, 1024, 0, 0), config, node_choice=choice)
+        r = recorder()
+        s.set_observer(r)
+        s.submit(leasehold.lease_terms(1, 0, duration=100, per_node=one_core), 0)
+        s.submit(leasehold.lease_terms(2, 10, duration=100, per_node=one_core), 10)
+        assert r.events == [("ready", 1, 0, [0]), ("ready", 2, 10, second)]
+        s.validate()
+    lease_2 = sorted(a for a in asked if a[0] == 2)
+    assert [a[1] for a in lease_2] == [0, 1, 2, 3]
+    assert all(a[2:4] == (10, 110) for a in lease_2)
+    assert [a[4] for a in lease_2] == [(1, 512, 0, 0)] + [(2, 1024, 0, 0)] * 3
+
+
+def test_node_choice_that_raises_changes_nothing():
+    def refuses(node, terms, begin, end, free):
+        if terms.id == 2:
+            raise ValueError("no key for lease 2")
+        return 0.0
+
+    s = leasehold.lease_scheduler(2, (1, 1024, 0, 0), leasehold.scheduler_config.novm_nosr(),
+                                  node_choice=refuses)
+    s.submit(leasehold.lease_terms(1, 0, duration=100), 0)
+    with pytest.raises(ValueError, match="no key for lease 2"):
+        s.submit(leasehold.lease_terms(2, 5, duration=50), 5)
+    assert s.now == 0
+    assert s.state(1) == leasehold.lease_state.running
+    with pytest.raises(leasehold.Error):
+        s.state(2)
     s.validate()
 
 
