@@ -72,6 +72,9 @@ SKIPS = [
     {"pattern": r"^scripts/demo\b",
      "reason": "configures and builds the release preset (installing packages if missing); its "
                "experiment is run at a reduced size by example.haizea_experiment.demo"},
+    {"pattern": r"^scripts/cache_misses\b",
+     "reason": "runs valgrind's cache simulator for minutes (the probe alone is tested by "
+               "bench.cache_probe.runs)"},
     {"pattern": r"^scripts/bench\b",
      "reason": "configures and builds the release preset and runs the whole benchmark suite; "
                "the suite's own command (build/release/benchmarks/availability_bench) is run "
