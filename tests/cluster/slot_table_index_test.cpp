@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <leasehold/availability/slotted_ring.hpp>
+#include <leasehold/cluster/detail/node_bounds.hpp>
 #include <leasehold/cluster/slot_table.hpp>
 
 #include "availability/backends.hpp"
@@ -161,6 +162,56 @@ TEST_CASE("slot_table index: undo_reserve lowers the bounds as a release does") 
   table.undo_release({0, 10}, 1, std::span<const std::size_t>(nodes.data(), 1));
   table.validate();
   CHECK(table.earliest_fit({1, 1, 4}) == Table::placement_type{{10, 14}, 1, {0}});
+}
+
+TEST_CASE("slot_table index: the walk hands out nodes by bound, ties by node id") {
+  // Five nodes (a tree of 8 leaves): bounds 3, 0, 0, 5, 0 and node 5.. unused ("never").
+  using bounds_type = cluster::detail::node_bounds<std::int64_t, int>;
+  bounds_type bounds(4, 8, 5);
+  const std::int64_t values[] = {3, 0, 0, 5, 0};
+  for (std::size_t i = 0; i < 5; ++i) bounds.set(i, values[i]);
+  std::vector<std::size_t> order;
+  std::vector<std::int64_t> seen;
+  typename bounds_type::by_bound walk(bounds);
+  std::size_t node = 0;
+  std::int64_t bound = 0;
+  while (walk.next(node, bound)) {
+    order.push_back(node);
+    seen.push_back(bound);
+    // Raising node 2 to 4 when it is handed out puts it back between node 0 (3) and node 3 (5).
+    if (node == 2 && bound == 0) {
+      bounds.set(2, 4);
+      walk.push_node(2);
+    }
+  }
+  CHECK(order == std::vector<std::size_t>{1, 2, 4, 0, 2, 3});
+  CHECK(seen == std::vector<std::int64_t>{0, 0, 0, 3, 4, 5});
+}
+
+TEST_CASE("slot_table index: a walk over equal bounds descends straight to node 0") {
+  // 5,000 nodes all free at the origin: every bound is 0. The tree has 8,192 leaves (13
+  // levels below the root), so the first node costs the root, 12 inner entries on the left
+  // edge and the leaf: 14 entries. Ordering equal bounds by tree index instead opened every
+  // all 5,005 inner entries above the 5,000 leaves first.
+  using bounds_type = cluster::detail::node_bounds<std::int64_t, int>;
+  bounds_type bounds(4, 8, 5'000);
+  for (std::size_t i = 0; i < 5'000; ++i) bounds.set(i, 0);
+  typename bounds_type::by_bound walk(bounds);
+  std::size_t node = 99;
+  std::int64_t bound = -1;
+  REQUIRE(walk.next(node, bound));
+  CHECK(node == 0);
+  CHECK(bound == 0);
+  CHECK(walk.entries_taken() == 14);
+  // Node 1 is the leaf's sibling: one more entry. The rest come in id order.
+  REQUIRE(walk.next(node, bound));
+  CHECK(node == 1);
+  CHECK(walk.entries_taken() == 15);
+  for (std::size_t expected = 2; expected < 5'000; ++expected) {
+    REQUIRE(walk.next(node, bound));
+    CHECK(node == expected);
+  }
+  CHECK_FALSE(walk.next(node, bound));
 }
 
 TEST_CASE_TEMPLATE("slot_table index: randomised answers equal the scan's", A,

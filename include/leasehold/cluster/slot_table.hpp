@@ -146,6 +146,9 @@ class slot_table {
     bounds_type& bounds = bounds_for(r);
     std::vector<time_type> smallest;  // max-heap of the n smallest per-node fits of a round
     smallest.reserve(r.nodes);
+    // The per-node fits a round asked for, by node: the last round's are the fits from the
+    // answer's start, which the search for the free nodes then need not ask again.
+    std::vector<std::pair<std::size_t, std::optional<time_type>>> asked;
     time_type candidate = q.starts.first;
     while (true) {
       // Quick rejection and a jump: the sum over nodes must hold n x per_node.
@@ -156,6 +159,7 @@ class slot_table {
       // asking nodes in increasing order of their bound: once n fits are known, a node whose
       // bound is not below the n-th smallest of them cannot lower it.
       smallest.clear();
+      asked.clear();
       typename bounds_type::by_bound walk(bounds);
       std::size_t i = 0;
       time_type bound{};
@@ -171,6 +175,7 @@ class slot_table {
           }
         }
         const auto fit = node_fit_from(q, i, candidate, ready);
+        asked.emplace_back(i, fit);
         if (!fit) continue;
         if (smallest.size() < r.nodes) {
           smallest.push_back(*fit);
@@ -187,11 +192,18 @@ class slot_table {
       candidate = smallest.front();
     }
     // The nodes free at the start all have a bound at most the start; without a preference
-    // the n of lowest id are the answer, so the walk stops there.
+    // the n of lowest id are the answer, so the walk stops there. It visits nodes in
+    // increasing id, so the last round's fits (from this same start), sorted by node, are
+    // looked up by one forward pass.
     constexpr bool prefers = !std::same_as<Preference, no_preference>;
+    std::ranges::sort(asked, {}, &std::pair<std::size_t, std::optional<time_type>>::first);
+    auto known = asked.cbegin();
     std::vector<std::size_t> free_nodes;
     bounds.for_each_at_most(candidate, [&](std::size_t node) {
-      const auto fit = node_fit_from(q, node, candidate, ready);
+      while (known != asked.cend() && known->first < node) ++known;
+      const auto fit = known != asked.cend() && known->first == node
+                           ? known->second
+                           : node_fit_from(q, node, candidate, ready);
       if (fit && *fit == candidate) free_nodes.push_back(node);
       return prefers || free_nodes.size() < r.nodes;
     });

@@ -97,9 +97,17 @@ class node_bounds {
     }
   }
 
-  // Nodes in increasing order of their bound (ties in any order), as a best-first walk of
-  // the tree. The caller may raise the bound of the node it was just given (set) and push it
-  // back (push_node); entries of the walk whose minimum has since grown are re-queued.
+  // Nodes in increasing order of their bound, ties in increasing id order, as a best-first
+  // walk of the tree. The caller may raise the bound of the node it was just given (set) and
+  // push it back (push_node); entries of the walk whose minimum has since grown are re-queued.
+  //
+  // Why ties are broken by the first node id under an entry, not left to the heap: many nodes
+  // share a bound (every node free at the origin has the origin as its bound), and a heap that
+  // ordered equal keys by tree index, or by nothing, would open every subtree of that minimum
+  // level by level, all W - 1 inner entries, before it reached the first leaf. Ordered by
+  // (bound, first node below), an entry is opened only when no entry of the same bound lies to
+  // its left, so the walk descends to the leftmost node of the smallest bound in log W steps
+  // and the k nodes it hands out cost O(k log W) whatever the ties.
   class by_bound {
    public:
     explicit by_bound(const node_bounds& bounds) : bounds_(&bounds) {
@@ -109,22 +117,23 @@ class node_bounds {
     // The next node and its bound, or false when every node left can never fit.
     bool next(std::size_t& node, T& bound) {
       while (!heap_.empty()) {
-        std::pop_heap(heap_.begin(), heap_.end(), std::greater<>{});
-        const auto [key, at] = heap_.back();
+        std::ranges::pop_heap(heap_, later);
+        const entry e = heap_.back();
         heap_.pop_back();
-        const T now = bounds_->tree_[at];
+        ++taken_;
+        const T now = bounds_->tree_[e.at];
         if (now == never) continue;
-        if (now > key) {
-          push(at);
+        if (now > e.key) {
+          push(e.at);
           continue;
         }
-        if (at >= bounds_->leaves_) {
-          node = at - bounds_->leaves_;
+        if (e.at >= bounds_->leaves_) {
+          node = e.first;
           bound = now;
           return true;
         }
-        if (bounds_->tree_[2 * at] != never) push(2 * at);
-        if (bounds_->tree_[2 * at + 1] != never) push(2 * at + 1);
+        if (bounds_->tree_[2 * e.at] != never) push(2 * e.at);
+        if (bounds_->tree_[2 * e.at + 1] != never) push(2 * e.at + 1);
       }
       return false;
     }
@@ -133,14 +142,31 @@ class node_bounds {
       if (bounds_->bound(node) != never) push(bounds_->leaves_ + node);
     }
 
+    // How many entries the walk has taken off its heap so far (inner ones included): what a
+    // walk costs, for the tests.
+    [[nodiscard]] std::size_t entries_taken() const noexcept { return taken_; }
+
    private:
+    struct entry {
+      T key;              // the subtree's minimum when pushed
+      std::size_t first;  // the first node id below the entry
+      std::size_t at;     // the entry's index in the tree
+    };
+    // The heap's order: a max-heap under "later" has the earliest entry on top.
+    static bool later(const entry& a, const entry& b) noexcept {
+      return a.key != b.key ? a.key > b.key : a.first > b.first;
+    }
+
     void push(std::size_t at) {
-      heap_.emplace_back(bounds_->tree_[at], at);
-      std::push_heap(heap_.begin(), heap_.end(), std::greater<>{});
+      // The leftmost leaf below `at` is at x 2^(levels below it).
+      const auto shift = std::bit_width(bounds_->leaves_) - std::bit_width(at);
+      heap_.push_back({bounds_->tree_[at], (at << shift) - bounds_->leaves_, at});
+      std::ranges::push_heap(heap_, later);
     }
 
     const node_bounds* bounds_;
-    std::vector<std::pair<T, std::size_t>> heap_;
+    std::vector<entry> heap_;
+    std::size_t taken_ = 0;
   };
 
   std::uint64_t last_use = 0;  // for evicting the least recently used class
