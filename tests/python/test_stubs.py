@@ -20,9 +20,10 @@ def public(names):
 
 
 def members(node):
+    """The names a module or class body of the stub defines."""
     names = set()
     for member in node.body:
-        if isinstance(member, ast.FunctionDef):
+        if isinstance(member, (ast.ClassDef, ast.FunctionDef)):
             names.add(member.name)
         elif isinstance(member, ast.AnnAssign) and isinstance(member.target, ast.Name):
             names.add(member.target.id)
@@ -49,14 +50,7 @@ def stub_classes(tree):
 
 def test_module_names_match_the_stub():
     tree = stub_tree()
-    stubbed = set()
-    for node in tree.body:
-        if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
-            stubbed.add(node.name)
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            stubbed.add(node.target.id)
-        elif isinstance(node, ast.Assign):
-            stubbed.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    stubbed = members(tree)
     # Stub-only helpers (protocols, private base classes, aliases for annotations) need not
     # exist at run time.
     helpers = {node.name for node in tree.body

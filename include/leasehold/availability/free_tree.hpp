@@ -11,12 +11,12 @@
 // jumping from run to run in O(log n) each is not enough. The thresholds form a geometric
 // series from the total down to 1/128 of it (32 of them for a scalar, about 1.17 apart, in
 // whole units, each distinct value kept once); a request for c uses the largest threshold
-// theta <= c. Every time span with c free lies
-// inside a run at theta, so earliest_fit descends to the first theta-run at least d long
-// (skipping every subtree whose runs are all shorter), looks for c inside it with O(log n)
-// jumps ("next block that fits c", "next block that does not"), and only if c has no long
-// enough stretch there moves on to the next long theta-run. For resources<N, V> the default
-// is no thresholds (see detail::default_run_levels for the measurement behind that).
+// theta <= c. Every time span with c free lies inside a run at theta, so earliest_fit
+// descends to the first theta-run at least d long (skipping every subtree whose runs are all
+// shorter), looks for c inside it with O(log n) jumps ("next block that fits c", "next block
+// that does not"), and only if c has no long enough stretch there moves on to the next long
+// theta-run. For resources<N, V> the default is no thresholds (see detail::default_run_levels
+// for the measurement behind that).
 //
 // Costs, with n blocks, k blocks in a span and m the long theta-runs tried: free_at O(log n),
 // min_free O(log n), reserve and release O(log n + k) node updates, earliest_fit
