@@ -41,23 +41,15 @@
 #include <vector>
 
 #include "leasehold/availability/detail/node_pool.hpp"
-#include "leasehold/core/capacity.hpp"
+#include "leasehold/availability/detail/profile_types.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
-#include "leasehold/core/free_block.hpp"
-#include "leasehold/core/request.hpp"
-#include "leasehold/core/time.hpp"
 
 namespace leasehold {
 
 template <time_value T = std::int64_t, capacity_value C = std::int64_t>
-class capacity_tree {
+class capacity_tree : public detail::profile_types<T, C> {
  public:
-  using time_type = T;
-  using capacity_type = C;
-  using request_type = request<T, C>;
-  using block_type = free_block<T, C>;
-
   explicit capacity_tree(C total, T origin = 0) : total_(total) {
     detail::check_profile("capacity_tree", total, origin);
     root_ = pool_.create(origin, forever<T>, C{}, nullptr);
@@ -77,13 +69,10 @@ class capacity_tree {
   // The moved-from tree may only be destroyed or assigned to.
   capacity_tree(capacity_tree&& other) noexcept : total_(other.total_) { swap(other); }
 
-  capacity_tree& operator=(const capacity_tree& other) {
-    if (this != &other) capacity_tree(other).swap(*this);
-    return *this;
-  }
-
-  capacity_tree& operator=(capacity_tree&& other) noexcept {
-    capacity_tree(std::move(other)).swap(*this);
+  // Copy and move assignment in one: the argument is built by the copy or move constructor,
+  // so a copy that throws leaves *this untouched, and the swap cannot throw.
+  capacity_tree& operator=(capacity_tree other) noexcept {
+    swap(other);
     return *this;
   }
 
@@ -118,7 +107,7 @@ class capacity_tree {
   // descend into its sub list collecting capacity (c_found += c_f') until it is enough, and
   // backtrack when a branch has no block long enough. Children are visited in time order and
   // the spans are clipped to the window, so the first node found gives the earliest start.
-  [[nodiscard]] std::optional<T> earliest_fit(const request_type& r) const {
+  [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin());
     if (starts.empty()) return std::nullopt;
     const node* n = root_;
@@ -220,8 +209,8 @@ class capacity_tree {
     }
   }
 
-  [[nodiscard]] std::vector<block_type> free_blocks() const {
-    std::vector<block_type> blocks;
+  [[nodiscard]] std::vector<free_block<T, C>> free_blocks() const {
+    std::vector<free_block<T, C>> blocks;
     blocks.reserve(pool_.live());
     walk_floors(
         {origin(), forever<T>}, [](C) { return false; },

@@ -17,52 +17,38 @@
 #include <utility>
 #include <vector>
 
+#include "leasehold/availability/detail/boundary_splits.hpp"
 #include "leasehold/availability/detail/node_pool.hpp"
-#include "leasehold/core/capacity.hpp"
+#include "leasehold/availability/detail/profile_types.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
-#include "leasehold/core/free_block.hpp"
-#include "leasehold/core/request.hpp"
-#include "leasehold/core/time.hpp"
 
 namespace leasehold {
 
 template <time_value T = std::int64_t, capacity_value C = std::int64_t>
-class free_list {
+class free_list : public detail::profile_types<T, C> {
  public:
-  using time_type = T;
-  using capacity_type = C;
-  using request_type = request<T, C>;
-  using block_type = free_block<T, C>;
-
   explicit free_list(C total, T origin = 0) : total_(total) {
     detail::check_profile("free_list", total, origin);
     blocks_.insert_before(blocks_.end(), *pool_.create(origin, total));
   }
 
+  ~free_list() { clear(); }
+
   free_list(const free_list& other) : total_(other.total_) {
-    try {
-      for (const node& n : other.blocks_) blocks_.push_back(*pool_.create(n.begin, n.free));
-    } catch (...) {
-      clear();
-      throw;
-    }
+    pool_.reserve_nodes(other.blocks_.size());  // the only step that can throw
+    for (const node& n : other.blocks_) blocks_.push_back(*pool_.create(n.begin, n.free));
   }
 
   free_list(free_list&& other) noexcept
       : total_(other.total_), pool_(std::move(other.pool_)), blocks_(std::move(other.blocks_)) {}
 
-  free_list& operator=(const free_list& other) {
-    if (this != &other) free_list(other).swap(*this);
+  // Copy and move assignment in one: the argument is built by the copy or move constructor,
+  // so a copy that throws leaves *this untouched, and the swap cannot throw.
+  free_list& operator=(free_list other) noexcept {
+    swap(other);
     return *this;
   }
-
-  free_list& operator=(free_list&& other) noexcept {
-    free_list(std::move(other)).swap(*this);
-    return *this;
-  }
-
-  ~free_list() { clear(); }
 
   void swap(free_list& other) noexcept {
     using std::swap;
@@ -94,7 +80,7 @@ class free_list {
   // Schneider & Linnert, Fig. 3: take the first block with enough capacity, extend the
   // candidate across adjacent blocks until it is long enough, and restart after the first
   // block that is too small. Blocks never leave gaps here, so "adjacent" always holds.
-  [[nodiscard]] std::optional<T> earliest_fit(const request_type& r) const {
+  [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin());
     if (starts.empty()) return std::nullopt;
     auto it = block_at(starts.first);
@@ -119,7 +105,7 @@ class free_list {
   // The mirror of Fig. 3, walking back from the window's end: the run of blocks with enough
   // free that ends latest is extended backwards until it is long enough, and the search
   // restarts before the first block that is too small. O(blocks walked).
-  [[nodiscard]] std::optional<T> latest_fit(const request_type& r) const {
+  [[nodiscard]] std::optional<T> latest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin(), "latest_fit");
     if (starts.empty()) return std::nullopt;
     // Compared without differences, which could overflow T: run_end >= starts.first + d
@@ -169,8 +155,8 @@ class free_list {
     keep->begin = t;  // still the smallest key: the order is unchanged
   }
 
-  [[nodiscard]] std::vector<block_type> free_blocks() const {
-    std::vector<block_type> blocks;
+  [[nodiscard]] std::vector<free_block<T, C>> free_blocks() const {
+    std::vector<free_block<T, C>> blocks;
     blocks.reserve(blocks_.size());
     for (auto it = blocks_.begin(); it != blocks_.end(); ++it)
       blocks.push_back({{it->begin, end_of(it)}, it->free});
@@ -244,11 +230,8 @@ class free_list {
   // allocates (slot_table's rollback relies on that: nothrow_rollback).
   template <class Change>
   void change_over(interval<T> span, Change change) {
-    std::size_t splits = block_at(span.begin)->begin != span.begin ? 1 : 0;
-    if (span.end != forever<T> && block_at(span.end)->begin != span.end) ++splits;
-    pool_.reserve_nodes(splits);
-    split_at(span.begin);
-    if (span.end != forever<T>) split_at(span.end);
+    detail::split_span_ends(
+        span, pool_, [this](T t) { return block_at(t)->begin; }, [this](T t) { split_at(t); });
     for (auto it = blocks_.find(span.begin); it != blocks_.end() && it->begin < span.end; ++it)
       change(it->free);
     if (span.end != forever<T>) merge_with_left(blocks_.find(span.end));

@@ -37,20 +37,18 @@
 #include <utility>
 #include <vector>
 
+#include "leasehold/availability/detail/boundary_splits.hpp"
 #include "leasehold/availability/detail/node_pool.hpp"
+#include "leasehold/availability/detail/profile_types.hpp"
 #include "leasehold/availability/detail/run_summary.hpp"
-#include "leasehold/core/capacity.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
-#include "leasehold/core/free_block.hpp"
-#include "leasehold/core/request.hpp"
-#include "leasehold/core/time.hpp"
 
 namespace leasehold {
 
 template <time_value T = std::int64_t, capacity_value C = std::int64_t,
           std::size_t LevelsPerComponent = detail::default_run_levels<C>>
-class free_tree {
+class free_tree : public detail::profile_types<T, C> {
   using components = detail::capacity_components<C>;
   using component_type = typename components::value_type;
   using runs_type = detail::run_summary<T>;
@@ -59,11 +57,6 @@ class free_tree {
   static_assert(LevelsPerComponent <= 64, "free_tree: at most 64 thresholds per component");
 
  public:
-  using time_type = T;
-  using capacity_type = C;
-  using request_type = request<T, C>;
-  using block_type = free_block<T, C>;
-
   explicit free_tree(C total, T origin = 0) : total_(total) {
     detail::check_profile("free_tree", total, origin);
     // A small total rounds several thresholds to the same value (32 levels of 128 units give
@@ -106,13 +99,10 @@ class free_tree {
         root_(std::exchange(other.root_, nullptr)),
         count_(std::exchange(other.count_, 0)) {}
 
-  free_tree& operator=(const free_tree& other) {
-    if (this != &other) free_tree(other).swap(*this);
-    return *this;
-  }
-
-  free_tree& operator=(free_tree&& other) noexcept {
-    free_tree(std::move(other)).swap(*this);
+  // Copy and move assignment in one: the argument is built by the copy or move constructor,
+  // so a copy that throws leaves *this untouched, and the swap cannot throw.
+  free_tree& operator=(free_tree other) noexcept {
+    swap(other);
     return *this;
   }
 
@@ -151,7 +141,7 @@ class free_tree {
                            }));
   }
 
-  [[nodiscard]] std::optional<T> earliest_fit(const request_type& r) const {
+  [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin());
     if (starts.empty()) return std::nullopt;
     const std::optional<std::size_t> level = level_for(r.amount);
@@ -205,8 +195,8 @@ class free_tree {
     refresh(root_);
   }
 
-  [[nodiscard]] std::vector<block_type> free_blocks() const {
-    std::vector<block_type> blocks;
+  [[nodiscard]] std::vector<free_block<T, C>> free_blocks() const {
+    std::vector<free_block<T, C>> blocks;
     blocks.reserve(count_);
     for_each_in_order(root_, [&blocks](const node& n) {
       if (!blocks.empty()) blocks.back().span.end = n.begin;
@@ -239,9 +229,9 @@ class free_tree {
     if (seen != count_)
       throw invariant_violation(
           detail::describe("free_tree: ", seen, " nodes but block_count ", count_));
-    const std::vector<block_type> blocks = free_blocks();
+    const std::vector<free_block<T, C>> blocks = free_blocks();
     for (std::size_t i = 0; i < blocks.size(); ++i) {
-      const block_type& b = blocks[i];
+      const free_block<T, C>& b = blocks[i];
       if (!is_nonnegative(b.free) || !fits(b.free, total_))
         throw invariant_violation(detail::describe("free_tree: free ", b.free, " at ", b.span.begin,
                                                    " outside [0, total]"));
@@ -420,7 +410,7 @@ class free_tree {
 
   // The earliest start s in [run.begin, last] with r.amount free over [s, s + r.duration)
   // and s + r.duration <= run.end: run-to-run jumps at the request's own amount.
-  [[nodiscard]] std::optional<T> fit_within(const request_type& r, interval<T> run, T last) const {
+  [[nodiscard]] std::optional<T> fit_within(const request<T, C>& r, interval<T> run, T last) const {
     const C& amount = r.amount;
     if (run.end != forever<T> && static_cast<length_type>(static_cast<length_type>(run.end) -
                                                           static_cast<length_type>(run.begin)) <
@@ -555,11 +545,9 @@ class free_tree {
   // undoing a call that just succeeded never allocates (nothrow_rollback).
   template <class Change>
   void change_over(interval<T> span, Change change) {
-    std::size_t splits = block_at(span.begin)->begin != span.begin ? 1 : 0;
-    if (span.end != forever<T> && block_at(span.end)->begin != span.end) ++splits;
-    pool_.reserve_nodes(splits);
-    split_block_at(span.begin);
-    if (span.end != forever<T>) split_block_at(span.end);
+    detail::split_span_ends(
+        span, pool_, [this](T t) { return block_at(t)->begin; },
+        [this](T t) { split_block_at(t); });
     apply(root_, span, change);
     if (span.end != forever<T>) merge_with_left(span.end);
     merge_with_left(span.begin);
@@ -793,11 +781,11 @@ class free_tree {
   }
 
   // The run summary of the whole profile at one threshold, straight from its definition.
-  [[nodiscard]] runs_type scan_runs(const std::vector<block_type>& blocks,
+  [[nodiscard]] runs_type scan_runs(const std::vector<free_block<T, C>>& blocks,
                                     std::size_t level) const {
     runs_type s{runs_type::none, runs_type::none, 0};
     T open = runs_type::none;
-    for (const block_type& b : blocks) {
+    for (const free_block<T, C>& b : blocks) {
       if (reaches(b.free, level)) {
         if (open == runs_type::none) open = b.span.begin;
         continue;

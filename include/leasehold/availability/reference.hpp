@@ -12,26 +12,17 @@
 #include <optional>
 #include <vector>
 
-#include "leasehold/core/capacity.hpp"
+#include "leasehold/availability/detail/profile_types.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
-#include "leasehold/core/free_block.hpp"
-#include "leasehold/core/request.hpp"
-#include "leasehold/core/time.hpp"
 
 namespace leasehold {
 
 template <time_value T = std::int64_t, capacity_value C = std::int64_t>
-class reference {
+class reference : public detail::profile_types<T, C> {
  public:
-  using time_type = T;
-  using capacity_type = C;
-  using request_type = request<T, C>;
-  using block_type = free_block<T, C>;
-
-  explicit reference(C total, T origin = 0) : total_(total) {
+  explicit reference(C total, T origin = 0) : total_(total), points_{{origin, total}} {
     detail::check_profile("reference", total, origin);
-    points_.push_back({origin, total});
   }
 
   // advance_to throws only from its argument check, and undoing a reserve or release that
@@ -56,7 +47,7 @@ class reference {
 
   // Tries every candidate start in time order: the clamped window begin, then every change
   // point after it (a fit can only begin where the free capacity rises, or at the window).
-  [[nodiscard]] std::optional<T> earliest_fit(const request_type& r) const {
+  [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin());
     std::vector<T> candidates{starts.first};
     for (const point& p : points_)
@@ -70,7 +61,7 @@ class reference {
 
   // The mirror image, by brute force: a latest fit ends at the clamped window end or where the
   // free capacity drops, so every such end is tried, latest first.
-  [[nodiscard]] std::optional<T> latest_fit(const request_type& r) const {
+  [[nodiscard]] std::optional<T> latest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin(), "latest_fit");
     if (starts.empty()) return std::nullopt;
     std::vector<T> candidates{starts.last};
@@ -113,8 +104,8 @@ class reference {
     points_.front().at = t;
   }
 
-  [[nodiscard]] std::vector<block_type> free_blocks() const {
-    std::vector<block_type> blocks;
+  [[nodiscard]] std::vector<free_block<T, C>> free_blocks() const {
+    std::vector<free_block<T, C>> blocks;
     blocks.reserve(points_.size());
     for (std::size_t i = 0; i < points_.size(); ++i)
       blocks.push_back({{points_[i].at, end_of(i)}, points_[i].free});

@@ -24,24 +24,16 @@
 #include <type_traits>
 #include <vector>
 
-#include "leasehold/core/capacity.hpp"
+#include "leasehold/availability/detail/profile_types.hpp"
 #include "leasehold/core/detail/checked_arithmetic.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
-#include "leasehold/core/free_block.hpp"
-#include "leasehold/core/request.hpp"
-#include "leasehold/core/time.hpp"
 
 namespace leasehold {
 
 template <time_value T = std::int64_t, capacity_value C = std::int64_t>
-class slotted_ring {
+class slotted_ring : public detail::profile_types<T, C> {
  public:
-  using time_type = T;
-  using capacity_type = C;
-  using request_type = request<T, C>;
-  using block_type = free_block<T, C>;
-
   // Throws invalid_request for a non-positive total or slot width, no slots, an origin that
   // is not a multiple of dt, or a horizon origin + slots * dt that does not fit in T.
   slotted_ring(C total, T dt, std::size_t slots, T origin = 0)
@@ -91,7 +83,7 @@ class slotted_ring {
   // many consecutive slots have the amount free, and restart after any slot that has not.
   // Starts are slot-aligned; the booking covers ceil(duration / dt) slots; the horizon end
   // bounds the window (a window ending at forever means "up to the horizon").
-  [[nodiscard]] std::optional<T> earliest_fit(const request_type& r) const {
+  [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin_);
     const std::optional<T> last_in_horizon = detail::checked_sub(horizon_end(), r.duration);
     if (!last_in_horizon) return std::nullopt;
@@ -161,8 +153,8 @@ class slotted_ring {
   }
 
   // Maximal blocks over the horizon, slots of equal free capacity merged.
-  [[nodiscard]] std::vector<block_type> free_blocks() const {
-    std::vector<block_type> blocks;
+  [[nodiscard]] std::vector<free_block<T, C>> free_blocks() const {
+    std::vector<free_block<T, C>> blocks;
     for (std::size_t k = 0; k < free_.size(); ++k) {
       const C& free = free_[ring_index(k)];
       if (!blocks.empty() && blocks.back().free == free)

@@ -39,13 +39,13 @@ class node_pool {
   // leaving the pool as it was.
   template <class... Args>
   [[nodiscard]] Node* create(Args&&... args) {
-    if (free_ == nullptr) {
-      if (bump_ == bump_end_) grow();
+    if (at_.free == nullptr) {
+      if (at_.bump == at_.bump_end) grow();
       // Thread the next untouched slot onto the list: create() then has one path below.
-      bump_->next = nullptr;
-      free_ = bump_++;
+      at_.bump->next = nullptr;
+      at_.free = at_.bump++;
     }
-    slot* s = free_;
+    slot* s = at_.free;
     // The node is built over the link, so the link is read first and put back if the
     // constructor throws (it may have written part of the slot before throwing).
     slot* const next = s->next;
@@ -56,38 +56,33 @@ class node_pool {
       s->next = next;
       throw;
     }
-    free_ = next;
-    ++live_;
+    at_.free = next;
+    ++at_.live;
     return node;
   }
 
   void destroy(Node* node) noexcept {
     node->~Node();
     slot* s = ::new (static_cast<void*>(node)) slot;
-    s->next = free_;
-    free_ = s;
-    --live_;
+    s->next = at_.free;
+    at_.free = s;
+    --at_.live;
   }
 
   // Makes sure the next `count` create() calls need no system allocation.
   void reserve_nodes(std::size_t count) {
-    std::size_t spare = static_cast<std::size_t>(bump_end_ - bump_);
-    for (slot* s = free_; s != nullptr && spare < count; s = s->next) ++spare;
+    std::size_t spare = static_cast<std::size_t>(at_.bump_end - at_.bump);
+    for (slot* s = at_.free; s != nullptr && spare < count; s = s->next) ++spare;
     if (spare < count) grow(count - spare);
   }
 
-  [[nodiscard]] std::size_t live() const noexcept { return live_; }
-  [[nodiscard]] std::size_t capacity() const noexcept { return capacity_; }
+  [[nodiscard]] std::size_t live() const noexcept { return at_.live; }
+  [[nodiscard]] std::size_t capacity() const noexcept { return at_.capacity; }
   [[nodiscard]] static constexpr std::size_t node_size() noexcept { return sizeof(slot); }
 
   void swap(node_pool& other) noexcept {
-    using std::swap;
-    swap(chunks_, other.chunks_);
-    swap(free_, other.free_);
-    swap(bump_, other.bump_);
-    swap(bump_end_, other.bump_end_);
-    swap(live_, other.live_);
-    swap(capacity_, other.capacity_);
+    chunks_.swap(other.chunks_);
+    std::swap(at_, other.at_);
   }
 
  private:
@@ -103,30 +98,36 @@ class node_pool {
   // Adds a chunk with room for at least `at_least` more nodes on top of the untouched slots
   // left in the current one. Strong guarantee: on bad_alloc nothing has changed.
   void grow(std::size_t at_least = 1) {
-    const std::size_t left = static_cast<std::size_t>(bump_end_ - bump_);
+    const std::size_t left = static_cast<std::size_t>(at_.bump_end - at_.bump);
     const std::size_t count =
-        std::max(at_least, std::clamp(capacity_, std::size_t{16}, max_chunk_slots));
+        std::max(at_least, std::clamp(at_.capacity, std::size_t{16}, max_chunk_slots));
     chunks_.reserve(chunks_.size() + 1);  // so that push_back below cannot throw
     // Default-initialised: the slots stay untouched until handed out.
     std::unique_ptr<slot[]> chunk(new slot[count]);
     // The few untouched slots of the old chunk go onto the free list (fewer than
     // max_chunk_slots, or fewer than the `at_least` the caller asked for).
     for (std::size_t i = 0; i < left; ++i) {
-      bump_->next = free_;
-      free_ = bump_++;
+      at_.bump->next = at_.free;
+      at_.free = at_.bump++;
     }
-    bump_ = chunk.get();
-    bump_end_ = chunk.get() + count;
+    at_.bump = chunk.get();
+    at_.bump_end = chunk.get() + count;
     chunks_.push_back(std::move(chunk));
-    capacity_ += count;
+    at_.capacity += count;
   }
 
+  // Where the pool stands in its chunks: plain values, so that a move or swap of the pool is
+  // the chunk list's and one copy of these.
+  struct position {
+    slot* free = nullptr;  // the recycled slots, linked through slot::next
+    slot* bump = nullptr;  // [bump, bump_end): never handed out yet, not on the free list
+    slot* bump_end = nullptr;
+    std::size_t live = 0;
+    std::size_t capacity = 0;  // slots in all chunks
+  };
+
   std::vector<std::unique_ptr<slot[]>> chunks_;
-  slot* free_ = nullptr;
-  slot* bump_ = nullptr;  // [bump_, bump_end_): never handed out yet, not on the free list
-  slot* bump_end_ = nullptr;
-  std::size_t live_ = 0;
-  std::size_t capacity_ = 0;
+  position at_;
 };
 
 }  // namespace leasehold::detail

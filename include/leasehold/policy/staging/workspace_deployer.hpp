@@ -187,10 +187,8 @@ class workspace_deployer {
   std::vector<workspace_ready> delivered(std::uint64_t transfer, double at) {
     using leasehold::detail::describe;
     check_time("delivered", at);
-    const auto it = transfers_.find(transfer);
-    if (it == transfers_.end())
-      throw invalid_request(
-          describe("workspace_deployer::delivered: transfer ", transfer, " is not in progress"));
+    const auto it =
+        find_or_throw(transfers_, transfer, "delivered: transfer ", " is not in progress");
     if (at < it->second.started)
       throw invalid_request(describe("workspace_deployer::delivered: transfer ", transfer,
                                      " delivered at ", at, ", before its start at ",
@@ -212,10 +210,7 @@ class workspace_deployer {
   void ended(std::uint64_t workspace, double at) {
     using leasehold::detail::describe;
     check_time("ended", at);
-    const auto it = running_.find(workspace);
-    if (it == running_.end())
-      throw invalid_request(
-          describe("workspace_deployer::ended: workspace ", workspace, " is not running"));
+    const auto it = find_or_throw(running_, workspace, "ended: workspace ", " is not running");
     const running& r = it->second;
     if (r.pending > 0)
       throw invalid_request(describe("workspace_deployer::ended: workspace ", workspace,
@@ -284,6 +279,15 @@ class workspace_deployer {
         throw invalid_request(describe("workspace_deployer: image ", id, " (", size,
                                        " MB) is larger than the cache (", c.cache_mb, " MB)"));
     }
+  }
+
+  // The entry of `id` in `map`, or invalid_request "workspace_deployer::<what> <id> <missing>".
+  template <class Map>
+  static auto find_or_throw(Map& map, std::uint64_t id, const char* what, const char* missing) {
+    const auto it = map.find(id);
+    if (it == map.end())
+      throw invalid_request(leasehold::detail::describe("workspace_deployer::", what, id, missing));
+    return it;
   }
 
   static void check_time(const char* call, double at) {
