@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -231,7 +232,9 @@ class free_list : public detail::profile_types<T, C> {
   template <class Change>
   void change_over(interval<T> span, Change change) {
     detail::split_span_ends(
-        span, pool_, [this](T t) { return block_at(t)->begin; }, [this](T t) { split_at(t); });
+        span, [this](T t) { return block_at(t)->begin; },
+        [this](std::span<const T> ends) { pool_.reserve_nodes(ends.size()); },
+        [this](T t) { split_at(t); });
     for (auto it = blocks_.find(span.begin); it != blocks_.end() && it->begin < span.end; ++it)
       change(it->free);
     if (span.end != forever<T>) merge_with_left(blocks_.find(span.end));

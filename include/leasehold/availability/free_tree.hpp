@@ -33,6 +33,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -546,7 +547,8 @@ class free_tree : public detail::profile_types<T, C> {
   template <class Change>
   void change_over(interval<T> span, Change change) {
     detail::split_span_ends(
-        span, pool_, [this](T t) { return block_at(t)->begin; },
+        span, [this](T t) { return block_at(t)->begin; },
+        [this](std::span<const T> ends) { pool_.reserve_nodes(ends.size()); },
         [this](T t) { split_block_at(t); });
     apply(root_, span, change);
     if (span.end != forever<T>) merge_with_left(span.end);
