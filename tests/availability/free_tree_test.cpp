@@ -1,6 +1,8 @@
 // free_tree specifics beyond the shared conformance suite: deep trees checked against the
 // other exact backends, balance under sequential inserts, validate() after every operation,
-// every pruning setting giving the same answers, extreme times, and value semantics.
+// every pruning setting giving the same answers, extreme times, and value semantics; and
+// the run summaries kept on a sparse subset of the nodes (issue 19): their memory, their
+// copies, and an undo that takes back no more than it gave.
 
 #include <doctest/doctest.h>
 
@@ -199,6 +201,80 @@ TEST_CASE("free_tree: times at the ends of the time type") {
   oracle.advance_to(0);
   CHECK(tree.free_blocks() == oracle.free_blocks());
   tree.validate();
+}
+
+TEST_CASE("free_tree: run summaries on a sparse subset of nodes stay exact and small") {
+  free_tree<> tree(128);
+  free_list<> list(128);
+  append_everywhere(4000, 17, 128, tree, list);
+  tree.validate();
+  const std::size_t blocks = tree.block_count();
+  REQUIRE(blocks > 2000);
+  // About one node in 16 keeps 32 run summaries (768 bytes); the others are 80 bytes. Pool
+  // slack (chunks grow by doubling) at most doubles that; full summaries everywhere took ~850.
+  CHECK(tree.memory_usage() < 400 * blocks);
+
+  SUBCASE("copies, moves and swaps carry the summaries along") {
+    const free_tree<> copy(tree);
+    copy.validate();
+    CHECK(copy.free_blocks() == list.free_blocks());
+    free_tree<> assigned(5);
+    assigned = copy;
+    assigned.validate();
+    free_tree<> moved(std::move(assigned));
+    moved.validate();
+    free_tree<> other(7);
+    swap(moved, other);
+    other.validate();
+    moved.validate();
+    CHECK(moved.total() == 7);
+    std::mt19937_64 rng(3);
+    std::uniform_int_distribution<std::int64_t> amount(1, 128), duration(1, 5000);
+    for (int i = 0; i < 200; ++i) {
+      const request<> r{amount(rng), duration(rng)};
+      REQUIRE(other.earliest_fit(r) == list.earliest_fit(r));
+      REQUIRE(copy.earliest_fit(r) == list.earliest_fit(r));
+    }
+    // The copy is independent: changing the original leaves it as it was.
+    const std::int64_t last = tree.free_blocks().back().span.begin;  // free forever after
+    tree.reserve({last, last + 10}, 1);
+    CHECK(copy.free_blocks() == list.free_blocks());
+  }
+
+  SUBCASE("undoing a reserve or release allocates nothing") {
+    std::mt19937_64 rng(8);
+    std::uniform_int_distribution<std::int64_t> amount(1, 128), duration(1, 3000);
+    const std::int64_t horizon = tree.free_blocks().back().span.begin;
+    std::uniform_int_distribution<std::int64_t> at(0, horizon);
+    for (int i = 0; i < 2000; ++i) {
+      const std::int64_t begin = at(rng);
+      const request<> r{amount(rng), duration(rng), {begin, begin + 50'000}};
+      const auto start = tree.earliest_fit(r);
+      if (!start) continue;
+      const interval<std::int64_t> span{*start, *start + r.duration};
+      tree.reserve(span, r.amount);
+      const std::size_t after_reserve = tree.memory_usage();
+      tree.release(span, r.amount);  // the inverse: splits exactly where the reserve merged
+      REQUIRE(tree.memory_usage() == after_reserve);
+    }
+    tree.validate();
+    CHECK(tree.free_blocks() == list.free_blocks());
+  }
+
+  SUBCASE("advance_to drops summary nodes with the blocks it forgets") {
+    const std::vector<free_block<std::int64_t, std::int64_t>> all = tree.free_blocks();
+    for (const std::size_t i : {all.size() / 4, all.size() / 2, all.size() - 2}) {
+      const std::int64_t t = all[i].span.begin + 1;
+      tree.advance_to(t);
+      list.advance_to(t);
+      tree.validate();
+      REQUIRE(tree.free_blocks() == list.free_blocks());
+      for (const std::int64_t d : {1, 100, 3000})
+        for (const std::int64_t c : {1, 40, 128})
+          CHECK(tree.earliest_fit({c, d}) == list.earliest_fit({c, d}));
+    }
+    CHECK(tree.memory_usage() >= sizeof(tree));
+  }
 }
 
 }  // namespace free_tree_test

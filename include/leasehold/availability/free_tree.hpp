@@ -57,6 +57,11 @@ class free_tree {
   using length_type = typename runs_type::length_type;
   static constexpr std::size_t level_count = components::count * LevelsPerComponent;
   static_assert(LevelsPerComponent <= 64, "free_tree: at most 64 thresholds per component");
+  using runs_block = std::array<runs_type, level_count>;
+  // About one node in summary_spacing keeps run summaries (see keeps_runs): 768 bytes of them
+  // for a scalar's 32 levels, so a node averages 80 + 768 / 16 = 128 bytes rather than 848.
+  static constexpr std::uint64_t summary_spacing = 16;
+  static constexpr std::uint64_t summary_priority = std::uint64_t{1} << 63;
 
  public:
   using time_type = T;
@@ -91,7 +96,8 @@ class free_tree {
         level_ranks_(other.level_ranks_),
         levels_used_(other.levels_used_),
         random_(other.random_) {
-    pool_.reserve_nodes(other.count_);  // the only step that can throw
+    pool_.reserve_nodes(other.count_);  // the only steps that can throw
+    summaries_.reserve_nodes(other.summaries_.live());
     root_ = clone(other.root_);
     count_ = other.count_;
   }
@@ -103,6 +109,7 @@ class free_tree {
         levels_used_(other.levels_used_),
         random_(other.random_),
         pool_(std::move(other.pool_)),
+        summaries_(std::move(other.summaries_)),
         root_(std::exchange(other.root_, nullptr)),
         count_(std::exchange(other.count_, 0)) {}
 
@@ -126,6 +133,7 @@ class free_tree {
     swap(levels_used_, other.levels_used_);
     swap(random_, other.random_);
     pool_.swap(other.pool_);
+    summaries_.swap(other.summaries_);
     swap(root_, other.root_);
     swap(count_, other.count_);
   }
@@ -223,7 +231,8 @@ class free_tree {
 
   // Bytes held by the structure, pool slack included.
   [[nodiscard]] std::size_t memory_usage() const noexcept {
-    return sizeof(*this) + pool_.capacity() * pool_.node_size();
+    return sizeof(*this) + pool_.capacity() * pool_.node_size() +
+           summaries_.capacity() * summaries_.node_size();
   }
 
   // Checks every invariant — search order, heap order of priorities, block contents, and
@@ -235,10 +244,15 @@ class free_tree {
     if (pool_.live() != count_)
       throw invariant_violation("free_tree: pool and tree disagree on the block count");
     std::size_t seen = 0;
-    check_subtree(root_, seen);
+    std::size_t with_runs = 0;
+    check_subtree(root_, seen, with_runs);
     if (seen != count_)
       throw invariant_violation(
           detail::describe("free_tree: ", seen, " nodes but block_count ", count_));
+    if (summaries_.live() != with_runs)
+      throw invariant_violation(detail::describe("free_tree: ", with_runs,
+                                                 " nodes keep run summaries but the pool holds ",
+                                                 summaries_.live()));
     const std::vector<block_type> blocks = free_blocks();
     for (std::size_t i = 0; i < blocks.size(); ++i) {
       const block_type& b = blocks[i];
@@ -270,9 +284,10 @@ class free_tree {
     T first = begin;  // smallest begin
     C low = free;     // element-wise minimum free capacity
     C high = free;    // element-wise maximum free capacity
-    // Room for every threshold, but only the entries of the subtree's mixed thresholds, those
-    // in (low, high], are kept up to date; read them through runs_at().
-    std::array<runs_type, level_count> runs{};
+    // Only on a summary node (see keeps_runs), else nullptr: room for every threshold, but
+    // only the entries of the subtree's mixed thresholds, those in (low, high], are kept up to
+    // date; read them through runs_at().
+    runs_block* runs = nullptr;
   };
 
   // A seek that looks for the first node satisfying `hit`, or beginning at or after `limit`
@@ -319,7 +334,8 @@ class free_tree {
       if (components::get(n.low, component) >= threshold) return length == 0;  // one open run
       if (components::get(n.high, component) < threshold)  // no run: lead = n.first
         return length == 0 || (open != runs_type::none && closes_long_run(open, n.first));
-      const runs_type& r = n.runs[level];
+      if (n.runs == nullptr) return true;  // a gap: at most a few blocks to look at
+      const runs_type& r = (*n.runs)[level];
       return r.best >= length ||
              (!r.full() && closes_long_run(open != runs_type::none ? open : n.first, r.lead));
     }
@@ -332,7 +348,7 @@ class free_tree {
         open = runs_type::none;
         return;
       }
-      const runs_type& r = n.runs[level];
+      const runs_type& r = (*n.runs)[level];  // may_hit was false: a summary node
       if (!r.full())
         open = r.trail;
       else if (open == runs_type::none)
@@ -364,14 +380,73 @@ class free_tree {
   // subtree reaches (low at or above it) has one run from the first block to the end; one that
   // no block reaches (high below it) has no run at all. Both follow from n.first alone, so
   // only the mixed levels, threshold in (low, high], are stored in n.runs (recompute() leaves
-  // the other entries as they were, and nothing reads them): a leaf has none.
+  // the other entries as they were, and nothing reads them): a leaf has none. A node without
+  // summaries has its mixed levels computed from its blocks (scan_gap).
   [[nodiscard]] runs_type runs_at(const node& n, std::size_t level) const noexcept {
+    if (n.runs != nullptr) return runs_from(n, level, *n.runs);
+    runs_block scanned;  // scan_gap fills the entries runs_from reads
+    if (!is_trivial(n, level)) scan_gap(&n, scanned);
+    return runs_from(n, level, scanned);
+  }
+
+  [[nodiscard]] bool is_trivial(const node& n, std::size_t level) const noexcept {
+    const component_type low = components::get(n.low, level / per_component);
+    const component_type high = components::get(n.high, level / per_component);
+    return low >= thresholds_[level] || high < thresholds_[level];
+  }
+
+  // runs_at with the mixed levels read from `stored` (n's own summaries or a scan of them).
+  [[nodiscard]] runs_type runs_from(const node& n, std::size_t level,
+                                    const runs_block& stored) const noexcept {
     const std::size_t component = level / per_component;
     if (components::get(n.low, component) >= thresholds_[level])
       return {runs_type::none, n.first, 0};
     if (components::get(n.high, component) < thresholds_[level])
       return {n.first, runs_type::none, 0};
-    return n.runs[level];
+    return stored[level];
+  }
+
+  // The run summaries at the mixed levels of the subtree of n, which keeps none itself (nor,
+  // by heap order, does any node below it): one pass over its blocks in time order. A block
+  // touches only the levels whose threshold lies between its free capacity and the previous
+  // block's, where a run opens or closes; at the others nothing changes.
+  void scan_gap(const node* n, runs_block& out) const noexcept {
+    std::array<std::pair<std::size_t, std::size_t>, components::count> mixed{};
+    for (std::size_t i = 0; i < components::count; ++i)
+      mixed[i] = mixed_levels(i, components::get(n->low, i), components::get(n->high, i));
+    std::array<std::size_t, components::count> reached{};  // the previous block's level bound
+    bool first = true;
+    for_each_in_order(n, [&](const node& b) {
+      for (std::size_t i = 0; i < components::count; ++i) {
+        const auto [from, to] = mixed[i];
+        // The levels in [from, k) are reached by this block, those in [k, to) are not.
+        const auto* thresholds = thresholds_.data();
+        const std::size_t k = static_cast<std::size_t>(
+            std::upper_bound(thresholds + from, thresholds + to, components::get(b.free, i)) -
+            thresholds);
+        if (first) {
+          for (std::size_t level = from; level < k; ++level)
+            out[level] = runs_type::block(b.begin, true);
+          for (std::size_t level = k; level < to; ++level)
+            out[level] = runs_type::block(b.begin, false);
+        } else {
+          for (std::size_t level = reached[i]; level < k; ++level) out[level].trail = b.begin;
+          for (std::size_t level = k; level < reached[i]; ++level) {
+            runs_type& r = out[level];  // its run, open since r.trail, stops here
+            if (r.full()) {
+              r.lead = b.begin;
+            } else {
+              const auto length = static_cast<length_type>(static_cast<length_type>(b.begin) -
+                                                           static_cast<length_type>(r.trail));
+              if (length > r.best) r.best = length;
+            }
+            r.trail = runs_type::none;
+          }
+        }
+        reached[i] = k;
+      }
+      first = false;
+    });
   }
 
   // The mixed levels of component `component` for a subtree spanning [low, high] in it: the
@@ -555,9 +630,15 @@ class free_tree {
   // undoing a call that just succeeded never allocates (nothrow_rollback).
   template <class Change>
   void change_over(interval<T> span, Change change) {
-    std::size_t splits = block_at(span.begin)->begin != span.begin ? 1 : 0;
-    if (span.end != forever<T> && block_at(span.end)->begin != span.end) ++splits;
+    std::size_t splits = 0;
+    std::size_t summary_splits = 0;
+    for (const T t : {span.begin, span.end}) {
+      if (t == forever<T> || block_at(t)->begin == t) continue;
+      ++splits;
+      if (keeps_runs(t)) ++summary_splits;
+    }
     pool_.reserve_nodes(splits);
+    summaries_.reserve_nodes(summary_splits);
     split_block_at(span.begin);
     if (span.end != forever<T>) split_block_at(span.end);
     apply(root_, span, change);
@@ -601,9 +682,38 @@ class free_tree {
   }
 
   [[nodiscard]] node* make_node(T begin, C free) {
-    node* n = pool_.create(begin, free, next_priority());
+    const bool summary = keeps_runs(begin);
+    runs_block* runs = summary ? summaries_.create() : nullptr;
+    node* n = nullptr;
+    try {
+      n = pool_.create(
+          begin, free,
+          summary ? next_priority() | summary_priority : next_priority() & ~summary_priority);
+    } catch (...) {
+      if (runs != nullptr) summaries_.destroy(runs);
+      throw;
+    }
+    n->runs = runs;
     recompute(n);
     return n;
+  }
+
+  // Whether a node created at `begin` keeps run summaries: about one in summary_spacing,
+  // chosen by a hash of the key. Summary nodes get the upper half of the priorities, so by heap
+  // order they form the top of the treap and every subtree rooted at another node is a gap
+  // between two consecutive summary nodes (about summary_spacing blocks, a geometric tail).
+  // A hash of the key rather than a coin: the inverse of a reserve or release splits exactly
+  // where it merged, so it needs exactly the summary blocks the merges freed (nothrow_rollback).
+  [[nodiscard]] static bool keeps_runs(T begin) noexcept {
+    if constexpr (level_count == 0) {
+      return false;
+    } else {
+      auto x = static_cast<std::uint64_t>(begin);  // splitmix64's finaliser
+      x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+      x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+      x ^= x >> 31;
+      return x % summary_spacing == 0;
+    }
   }
 
   // xorshift64*: a fixed seed, so the tree's shape is reproducible run to run.
@@ -638,20 +748,42 @@ class free_tree {
       n->low = elementwise_min(n->low, r->low);
       n->high = elementwise_max(n->high, r->high);
     }
+    if (n->runs == nullptr) return;
     // Only the mixed levels (see runs_at): none for a leaf, few for a small subtree. Storing
     // the trivial levels too (so that a join need not test its children's level kinds) measured
     // up to 2.5x slower on churn/free_tree/10000 (more cache lines written per update).
-    for (std::size_t i = 0; LevelsPerComponent > 0 && i < components::count; ++i) {
-      const auto [from, to] =
-          mixed_levels(i, components::get(n->low, i), components::get(n->high, i));
-      for (std::size_t level = from; level < to; ++level) n->runs[level] = summarise(n, level);
+    std::array<std::pair<std::size_t, std::size_t>, components::count> mixed{};
+    bool any_mixed = false;
+    for (std::size_t i = 0; i < components::count; ++i) {
+      mixed[i] = mixed_levels(i, components::get(n->low, i), components::get(n->high, i));
+      any_mixed = any_mixed || mixed[i].first < mixed[i].second;
     }
+    if (!any_mixed) return;
+    // A child without summaries (a gap) has its own computed once for all levels here.
+    runs_block left_scan;  // scan_gap fills the entries runs_from reads
+    runs_block right_scan;
+    const runs_block* left_runs = l == nullptr ? nullptr : l->runs;
+    if (l != nullptr && left_runs == nullptr) {
+      scan_gap(l, left_scan);
+      left_runs = &left_scan;
+    }
+    const runs_block* right_runs = r == nullptr ? nullptr : r->runs;
+    if (r != nullptr && right_runs == nullptr) {
+      scan_gap(r, right_scan);
+      right_runs = &right_scan;
+    }
+    for (const auto& [from, to] : mixed)
+      for (std::size_t level = from; level < to; ++level)
+        (*n->runs)[level] = summarise(n, level, left_runs, right_runs);
   }
 
-  [[nodiscard]] runs_type summarise(const node* n, std::size_t level) const noexcept {
+  [[nodiscard]] runs_type summarise(const node* n, std::size_t level, const runs_block* left_runs,
+                                    const runs_block* right_runs) const noexcept {
     runs_type s = runs_type::block(n->begin, reaches(n->free, level));
-    if (n->left != nullptr) s = runs_type::join(runs_at(*n->left, level), s, n->begin);
-    if (n->right != nullptr) s = runs_type::join(s, runs_at(*n->right, level), n->right->first);
+    if (n->left != nullptr)
+      s = runs_type::join(runs_from(*n->left, level, *left_runs), s, n->begin);
+    if (n->right != nullptr)
+      s = runs_type::join(s, runs_from(*n->right, level, *right_runs), n->right->first);
     return s;
   }
 
@@ -705,7 +837,7 @@ class free_tree {
   node* erase(node* n, T key) noexcept {
     if (n->begin == key) {
       node* joined = merge(n->left, n->right);
-      pool_.destroy(n);
+      release_node(n);
       return joined;
     }
     if (key < n->begin)
@@ -728,8 +860,13 @@ class free_tree {
     if (n == nullptr) return;
     destroy(n->left);
     destroy(n->right);
-    pool_.destroy(n);
+    release_node(n);
     --count_;
+  }
+
+  void release_node(node* n) noexcept {
+    if (n->runs != nullptr) summaries_.destroy(n->runs);
+    pool_.destroy(n);
   }
 
   // Copies a subtree node for node (priorities included, so the copy has the same shape);
@@ -737,6 +874,7 @@ class free_tree {
   node* clone(const node* n) noexcept {
     if (n == nullptr) return nullptr;
     node* copy = pool_.create(*n);
+    if (n->runs != nullptr) copy->runs = summaries_.create(*n->runs);
     copy->left = clone(n->left);
     copy->right = clone(n->right);
     return copy;
@@ -752,9 +890,13 @@ class free_tree {
   }
 
   // validate(): checks the subtree of n and counts its nodes.
-  void check_subtree(const node* n, std::size_t& seen) const {
+  void check_subtree(const node* n, std::size_t& seen, std::size_t& with_runs) const {
     if (n == nullptr) return;
     ++seen;
+    if (n->runs != nullptr) ++with_runs;
+    if ((n->runs != nullptr) != (n->priority >= summary_priority))
+      throw invariant_violation(detail::describe("free_tree: node at ", n->begin,
+                                                 " keeps run summaries iff its priority says"));
     if (n->stale)
       throw invariant_violation(detail::describe("free_tree: stale node at ", n->begin));
     for (const node* child : {n->left, n->right}) {
@@ -762,7 +904,7 @@ class free_tree {
       if (child->priority > n->priority)
         throw invariant_violation(detail::describe("free_tree: node at ", child->begin,
                                                    " outranks its parent at ", n->begin));
-      check_subtree(child, seen);
+      check_subtree(child, seen, with_runs);
     }
     if (n->left != nullptr && !(n->left->first < n->begin && max_begin(n->left) < n->begin))
       throw invariant_violation(
@@ -773,9 +915,12 @@ class free_tree {
     node expected(n->begin, n->free, n->priority);
     expected.left = n->left;
     expected.right = n->right;
+    runs_block expected_runs{};
+    if (n->runs != nullptr) expected.runs = &expected_runs;
     recompute(&expected);
     if (expected.first != n->first || expected.low != n->low || expected.high != n->high)
       throw invariant_violation(detail::describe("free_tree: stale summary at ", n->begin));
+    if (n->runs == nullptr) return;  // nothing stored to check
     for_each_level([&](std::size_t level) {
       if (runs_at(expected, level) != runs_at(*n, level))
         throw invariant_violation(detail::describe("free_tree: stale run summary of threshold ",
@@ -830,7 +975,8 @@ class free_tree {
   std::array<std::uint8_t, level_count> level_ranks_{};   // a threshold's highest level index
   std::array<std::uint8_t, components::count> levels_used_{};
   std::uint64_t random_ = 0x9E3779B97F4A7C15ULL;
-  detail::node_pool<node> pool_;  // declared before root_: outlives the tree
+  detail::node_pool<node> pool_;             // declared before root_: outlives the tree
+  detail::node_pool<runs_block> summaries_;  // the summary nodes' runs, likewise
   node* root_ = nullptr;
   std::size_t count_ = 0;
 };
