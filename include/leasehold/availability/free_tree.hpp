@@ -2,9 +2,10 @@
 
 // free_tree<T, C>: the time-exclusive free blocks of Schneider & Linnert (§5, Fig. 2 left) —
 // the same maximal blocks as free_list — kept in a treap keyed by begin, where every node
-// also summarises its subtree: the smallest begin, the element-wise minimum and maximum free
-// capacity, and, for a few capacity thresholds, a run_summary (detail/run_summary.hpp) of the
-// maximal runs of blocks whose free capacity reaches the threshold.
+// also summarises its subtree: the smallest begin and the element-wise minimum and maximum
+// free capacity. About one node in 16, a summary node, also keeps, for a few capacity
+// thresholds, a run_summary (detail/run_summary.hpp) of its subtree's maximal runs of blocks
+// whose free capacity reaches the threshold.
 //
 // Why the run summaries: on a deep schedule a request meets hundreds of runs with enough
 // capacity that are too short before the first long enough one (issue 5's measurement), so
@@ -24,6 +25,18 @@
 // thresholds, those in (low, high]: at the others every block of the subtree reaches the
 // threshold or none does, and the summary follows from the subtree's first begin (runs_at). A
 // leaf (about a third of a treap's nodes) has no mixed threshold, and a small subtree spans few.
+//
+// Why only a sparse subset of nodes keeps them (issue 19): 32 summaries are 768 bytes, and on
+// every node they made a tree of ~850 bytes a block, 78 MB at 100,000 blocks, whose searches
+// and updates waited on memory. The summary nodes hold the upper half of the priorities, so by
+// heap order they are the top of the treap, and every subtree below a node without summaries
+// is a gap of about 16 consecutive blocks between two summary nodes. A search falls back on
+// low/high there and otherwise walks the gap; refreshing a summary node computes a gap child's
+// summaries in one pass over its blocks (scan_gap). Which nodes they are is fixed at creation,
+// from a hash of the key (keeps_runs), so updates never allocate beyond the nodes they create,
+// and the undo of a reserve or release gets back exactly the summary blocks it needs. A node
+// is 72 bytes plus 768 / 16 on average (docs/performance.md, "Run summaries on a sparse subset
+// of nodes").
 //
 // The third template parameter is the number of thresholds per capacity component (0 turns
 // the run pruning off and leaves the plain run-to-run jumps, which the benchmarks compare).
@@ -61,7 +74,7 @@ class free_tree {
   // About one node in summary_spacing keeps run summaries (see keeps_runs): 768 bytes of them
   // for a scalar's 32 levels, so a node averages 80 + 768 / 16 = 128 bytes rather than 848.
   static constexpr std::uint64_t summary_spacing = 16;
-  static constexpr std::uint64_t summary_priority = std::uint64_t{1} << 63;
+  static constexpr std::uint32_t summary_priority = std::uint32_t{1} << 31;
 
  public:
   using time_type = T;
@@ -273,11 +286,14 @@ class free_tree {
 
  private:
   struct node {
-    node(T b, C f, std::uint64_t p) noexcept : begin(b), free(f), priority(p) {}
+    node(T b, C f, std::uint32_t p) noexcept : begin(b), free(f), priority(p) {}
     T begin;  // the block's end is the next block's begin, or forever
     C free;
-    std::uint64_t priority;  // treap heap order: a parent's is at least its children's
-    bool stale = false;      // the summary below awaits refresh()
+    // Treap heap order: a parent's is at least its children's. 32 bits, so that it shares a
+    // word with `stale` (a node without run summaries is 72 bytes for 64-bit T and C); the
+    // rare equal priorities only make the shape a little less random.
+    std::uint32_t priority;
+    bool stale = false;  // the summary below awaits refresh()
     node* left = nullptr;
     node* right = nullptr;
     // Summary of the subtree rooted here (this node included).
@@ -409,39 +425,48 @@ class free_tree {
   // The run summaries at the mixed levels of the subtree of n, which keeps none itself (nor,
   // by heap order, does any node below it): one pass over its blocks in time order. A block
   // touches only the levels whose threshold lies between its free capacity and the previous
-  // block's, where a run opens or closes; at the others nothing changes.
+  // block's, where a run opens or closes; at the others nothing changes. The count of levels
+  // reached is found by stepping from the previous block's over those same levels (a binary
+  // search per block measured as a sixth of the scan's time on append).
   void scan_gap(const node* n, runs_block& out) const noexcept {
     std::array<std::pair<std::size_t, std::size_t>, components::count> mixed{};
-    for (std::size_t i = 0; i < components::count; ++i)
+    bool any_mixed = false;
+    for (std::size_t i = 0; i < components::count; ++i) {
       mixed[i] = mixed_levels(i, components::get(n->low, i), components::get(n->high, i));
-    std::array<std::size_t, components::count> reached{};  // the previous block's level bound
+      any_mixed = any_mixed || mixed[i].first < mixed[i].second;
+    }
+    if (!any_mixed) return;  // every level trivial: runs_from reads nothing
+    // Per component, the levels in [from, reached) are reached by the previous block, those in
+    // [reached, to) are not.
+    std::array<std::size_t, components::count> reached{};
     bool first = true;
+    const auto* thresholds = thresholds_.data();
     for_each_in_order(n, [&](const node& b) {
       for (std::size_t i = 0; i < components::count; ++i) {
         const auto [from, to] = mixed[i];
-        // The levels in [from, k) are reached by this block, those in [k, to) are not.
-        const auto* thresholds = thresholds_.data();
-        const std::size_t k = static_cast<std::size_t>(
-            std::upper_bound(thresholds + from, thresholds + to, components::get(b.free, i)) -
-            thresholds);
+        const component_type value = components::get(b.free, i);
         if (first) {
+          std::size_t k = from;
+          while (k < to && thresholds[k] <= value) ++k;
           for (std::size_t level = from; level < k; ++level)
             out[level] = runs_type::block(b.begin, true);
           for (std::size_t level = k; level < to; ++level)
             out[level] = runs_type::block(b.begin, false);
-        } else {
-          for (std::size_t level = reached[i]; level < k; ++level) out[level].trail = b.begin;
-          for (std::size_t level = k; level < reached[i]; ++level) {
-            runs_type& r = out[level];  // its run, open since r.trail, stops here
-            if (r.full()) {
-              r.lead = b.begin;
-            } else {
-              const auto length = static_cast<length_type>(static_cast<length_type>(b.begin) -
-                                                           static_cast<length_type>(r.trail));
-              if (length > r.best) r.best = length;
-            }
-            r.trail = runs_type::none;
+          reached[i] = k;
+          continue;
+        }
+        std::size_t k = reached[i];
+        for (; k < to && thresholds[k] <= value; ++k) out[k].trail = b.begin;  // runs open
+        for (; k > from && thresholds[k - 1] > value; --k) {
+          runs_type& r = out[k - 1];  // its run, open since r.trail, stops here
+          if (r.full()) {
+            r.lead = b.begin;
+          } else {
+            const auto length = static_cast<length_type>(static_cast<length_type>(b.begin) -
+                                                         static_cast<length_type>(r.trail));
+            if (length > r.best) r.best = length;
           }
+          r.trail = runs_type::none;
         }
         reached[i] = k;
       }
@@ -716,12 +741,12 @@ class free_tree {
     }
   }
 
-  // xorshift64*: a fixed seed, so the tree's shape is reproducible run to run.
-  std::uint64_t next_priority() noexcept {
+  // xorshift64*, its high half: a fixed seed, so the tree's shape is reproducible run to run.
+  std::uint32_t next_priority() noexcept {
     random_ ^= random_ >> 12;
     random_ ^= random_ << 25;
     random_ ^= random_ >> 27;
-    return random_ * 0x2545F4914F6CDD1DULL;
+    return static_cast<std::uint32_t>((random_ * 0x2545F4914F6CDD1DULL) >> 32);
   }
 
   // Structural changes only mark the nodes whose subtree changed (and with them all their
