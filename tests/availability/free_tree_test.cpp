@@ -42,6 +42,17 @@ void append_everywhere(std::size_t count, std::uint64_t seed, std::int64_t total
   }
 }
 
+// free_tree chooses its summary nodes by this hash of a block's begin (splitmix64's
+// finaliser, one key in 16: keeps_runs). A copy here only steers which keys a test uses;
+// the answers are checked against free_list whatever free_tree does with them.
+bool keeps_runs_like_free_tree(std::int64_t begin) {
+  auto x = static_cast<std::uint64_t>(begin);
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  x ^= x >> 31;
+  return x % 16 == 0;
+}
+
 }  // namespace
 
 TEST_CASE("free_tree: a deep tree answers exactly like free_list and reference") {
@@ -274,6 +285,52 @@ TEST_CASE("free_tree: run summaries on a sparse subset of nodes stay exact and s
           CHECK(tree.earliest_fit({c, d}) == list.earliest_fit({c, d}));
     }
     CHECK(tree.memory_usage() >= sizeof(tree));
+  }
+}
+
+TEST_CASE("free_tree: blocks that all keep run summaries, or none but the first") {
+  for (const bool summary_keys : {true, false}) {
+    CAPTURE(summary_keys);
+    std::vector<std::int64_t> keys;  // block boundaries the bookings may use
+    for (std::int64_t t = 1; keys.size() < 400; ++t)
+      if (keeps_runs_like_free_tree(t) == summary_keys) keys.push_back(t);
+    free_tree<> tree(16);  // the origin, 0, hashes to 0: always a summary node
+    free_list<> list(16);
+    std::mt19937_64 rng(summary_keys ? 41 : 42);
+    std::uniform_int_distribution<std::size_t> pick(0, keys.size() - 1);
+    std::uniform_int_distribution<std::int64_t> amount(1, 16);
+    std::vector<std::pair<interval<std::int64_t>, std::int64_t>> live;
+    for (int op = 0; op < 1500; ++op) {
+      CAPTURE(op);
+      if (rng() % 4 != 0 || live.empty()) {
+        std::size_t a = pick(rng);
+        std::size_t b = pick(rng);
+        if (a == b) continue;
+        if (a > b) std::swap(a, b);
+        const interval<std::int64_t> span{keys[a], keys[b]};
+        const std::int64_t c = amount(rng);
+        if (list.min_free(span) < c) continue;
+        tree.reserve(span, c);
+        list.reserve(span, c);
+        live.push_back({span, c});
+      } else {
+        const std::size_t i = rng() % live.size();
+        tree.release(live[i].first, live[i].second);
+        list.release(live[i].first, live[i].second);
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+      if (op % 50 == 0) tree.validate();
+      REQUIRE(tree.free_blocks() == list.free_blocks());
+      const request<> r{amount(rng), static_cast<std::int64_t>(1 + rng() % 20'000)};
+      REQUIRE(tree.earliest_fit(r) == list.earliest_fit(r));
+    }
+    tree.validate();
+    const free_tree<> copy(tree);
+    copy.validate();
+    tree.advance_to(keys[keys.size() / 2] + 1);
+    list.advance_to(keys[keys.size() / 2] + 1);
+    tree.validate();
+    CHECK(tree.free_blocks() == list.free_blocks());
   }
 }
 
