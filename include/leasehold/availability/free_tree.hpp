@@ -72,7 +72,9 @@ class free_tree {
   static_assert(LevelsPerComponent <= 64, "free_tree: at most 64 thresholds per component");
   using runs_block = std::array<runs_type, level_count>;
   // About one node in summary_spacing keeps run summaries (see keeps_runs): 768 bytes of them
-  // for a scalar's 32 levels, so a node averages 80 + 768 / 16 = 128 bytes rather than 848.
+  // for a scalar's 32 levels, so a node averages 72 + 768 / 16 = 120 bytes rather than 840.
+  // 1 in 8 measured a little faster on append and earliest_fit but over 200 bytes per block at
+  // 10,000 with the pools' slack; 1 in 32 slower on earliest_fit (docs/performance.md).
   static constexpr std::uint64_t summary_spacing = 16;
   static constexpr std::uint32_t summary_priority = std::uint32_t{1} << 31;
 
