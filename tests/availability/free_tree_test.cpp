@@ -1,6 +1,8 @@
 // free_tree specifics beyond the shared conformance suite: deep trees checked against the
 // other exact backends, balance under sequential inserts, validate() after every operation,
-// every pruning setting giving the same answers, extreme times, and value semantics.
+// every pruning setting giving the same answers, extreme times, and value semantics; and
+// the run summaries kept on a sparse subset of the nodes (issue 19): their memory, their
+// copies, and an undo that takes back no more than it gave.
 
 #include <doctest/doctest.h>
 
@@ -38,6 +40,17 @@ void append_everywhere(std::size_t count, std::uint64_t seed, std::int64_t total
     first.reserve({*start, *start + r.duration}, r.amount);
     (others.reserve({*start, *start + r.duration}, r.amount), ...);
   }
+}
+
+// free_tree chooses its summary nodes by this hash of a block's begin (splitmix64's
+// finaliser, one key in 16: keeps_runs). A copy here only steers which keys a test uses;
+// the answers are checked against free_list whatever free_tree does with them.
+bool keeps_runs_like_free_tree(std::int64_t begin) {
+  auto x = static_cast<std::uint64_t>(begin);
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  x ^= x >> 31;
+  return x % 16 == 0;
 }
 
 }  // namespace
@@ -199,6 +212,126 @@ TEST_CASE("free_tree: times at the ends of the time type") {
   oracle.advance_to(0);
   CHECK(tree.free_blocks() == oracle.free_blocks());
   tree.validate();
+}
+
+TEST_CASE("free_tree: run summaries on a sparse subset of nodes stay exact and small") {
+  free_tree<> tree(128);
+  free_list<> list(128);
+  append_everywhere(4000, 17, 128, tree, list);
+  tree.validate();
+  const std::size_t blocks = tree.block_count();
+  REQUIRE(blocks > 2000);
+  // About one node in 16 keeps 32 run summaries (768 bytes); the others are 80 bytes. Pool
+  // slack (chunks grow by doubling) at most doubles that; full summaries everywhere took ~850.
+  CHECK(tree.memory_usage() < 400 * blocks);
+
+  SUBCASE("copies, moves and swaps carry the summaries along") {
+    const free_tree<> copy(tree);
+    copy.validate();
+    CHECK(copy.free_blocks() == list.free_blocks());
+    free_tree<> assigned(5);
+    assigned = copy;
+    assigned.validate();
+    free_tree<> moved(std::move(assigned));
+    moved.validate();
+    free_tree<> other(7);
+    swap(moved, other);
+    other.validate();
+    moved.validate();
+    CHECK(moved.total() == 7);
+    std::mt19937_64 rng(3);
+    std::uniform_int_distribution<std::int64_t> amount(1, 128), duration(1, 5000);
+    for (int i = 0; i < 200; ++i) {
+      const request<> r{amount(rng), duration(rng)};
+      REQUIRE(other.earliest_fit(r) == list.earliest_fit(r));
+      REQUIRE(copy.earliest_fit(r) == list.earliest_fit(r));
+    }
+    // The copy is independent: changing the original leaves it as it was.
+    const std::int64_t last = tree.free_blocks().back().span.begin;  // free forever after
+    tree.reserve({last, last + 10}, 1);
+    CHECK(copy.free_blocks() == list.free_blocks());
+  }
+
+  SUBCASE("undoing a reserve or release allocates nothing") {
+    std::mt19937_64 rng(8);
+    std::uniform_int_distribution<std::int64_t> amount(1, 128), duration(1, 3000);
+    const std::int64_t horizon = tree.free_blocks().back().span.begin;
+    std::uniform_int_distribution<std::int64_t> at(0, horizon);
+    for (int i = 0; i < 2000; ++i) {
+      const std::int64_t begin = at(rng);
+      const request<> r{amount(rng), duration(rng), {begin, begin + 50'000}};
+      const auto start = tree.earliest_fit(r);
+      if (!start) continue;
+      const interval<std::int64_t> span{*start, *start + r.duration};
+      tree.reserve(span, r.amount);
+      const std::size_t after_reserve = tree.memory_usage();
+      tree.release(span, r.amount);  // the inverse: splits exactly where the reserve merged
+      REQUIRE(tree.memory_usage() == after_reserve);
+    }
+    tree.validate();
+    CHECK(tree.free_blocks() == list.free_blocks());
+  }
+
+  SUBCASE("advance_to drops summary nodes with the blocks it forgets") {
+    const std::vector<free_block<std::int64_t, std::int64_t>> all = tree.free_blocks();
+    for (const std::size_t i : {all.size() / 4, all.size() / 2, all.size() - 2}) {
+      const std::int64_t t = all[i].span.begin + 1;
+      tree.advance_to(t);
+      list.advance_to(t);
+      tree.validate();
+      REQUIRE(tree.free_blocks() == list.free_blocks());
+      for (const std::int64_t d : {1, 100, 3000})
+        for (const std::int64_t c : {1, 40, 128})
+          CHECK(tree.earliest_fit({c, d}) == list.earliest_fit({c, d}));
+    }
+    CHECK(tree.memory_usage() >= sizeof(tree));
+  }
+}
+
+TEST_CASE("free_tree: blocks that all keep run summaries, or none but the first") {
+  for (const bool summary_keys : {true, false}) {
+    CAPTURE(summary_keys);
+    std::vector<std::int64_t> keys;  // block boundaries the bookings may use
+    for (std::int64_t t = 1; keys.size() < 400; ++t)
+      if (keeps_runs_like_free_tree(t) == summary_keys) keys.push_back(t);
+    free_tree<> tree(16);  // the origin, 0, hashes to 0: always a summary node
+    free_list<> list(16);
+    std::mt19937_64 rng(summary_keys ? 41 : 42);
+    std::uniform_int_distribution<std::size_t> pick(0, keys.size() - 1);
+    std::uniform_int_distribution<std::int64_t> amount(1, 16);
+    std::vector<std::pair<interval<std::int64_t>, std::int64_t>> live;
+    for (int op = 0; op < 1500; ++op) {
+      CAPTURE(op);
+      if (rng() % 4 != 0 || live.empty()) {
+        std::size_t a = pick(rng);
+        std::size_t b = pick(rng);
+        if (a == b) continue;
+        if (a > b) std::swap(a, b);
+        const interval<std::int64_t> span{keys[a], keys[b]};
+        const std::int64_t c = amount(rng);
+        if (list.min_free(span) < c) continue;
+        tree.reserve(span, c);
+        list.reserve(span, c);
+        live.push_back({span, c});
+      } else {
+        const std::size_t i = rng() % live.size();
+        tree.release(live[i].first, live[i].second);
+        list.release(live[i].first, live[i].second);
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+      if (op % 50 == 0) tree.validate();
+      REQUIRE(tree.free_blocks() == list.free_blocks());
+      const request<> r{amount(rng), static_cast<std::int64_t>(1 + rng() % 20'000)};
+      REQUIRE(tree.earliest_fit(r) == list.earliest_fit(r));
+    }
+    tree.validate();
+    const free_tree<> copy(tree);
+    copy.validate();
+    tree.advance_to(keys[keys.size() / 2] + 1);
+    list.advance_to(keys[keys.size() / 2] + 1);
+    tree.validate();
+    CHECK(tree.free_blocks() == list.free_blocks());
+  }
 }
 
 }  // namespace free_tree_test

@@ -2,9 +2,10 @@
 
 // free_tree<T, C>: the time-exclusive free blocks of Schneider & Linnert (§5, Fig. 2 left) —
 // the same maximal blocks as free_list — kept in a treap keyed by begin, where every node
-// also summarises its subtree: the smallest begin, the element-wise minimum and maximum free
-// capacity, and, for a few capacity thresholds, a run_summary (detail/run_summary.hpp) of the
-// maximal runs of blocks whose free capacity reaches the threshold.
+// also summarises its subtree: the smallest begin and the element-wise minimum and maximum
+// free capacity. About one node in 16, a summary node, also keeps, for a few capacity
+// thresholds, a run_summary (detail/run_summary.hpp) of its subtree's maximal runs of blocks
+// whose free capacity reaches the threshold.
 //
 // Why the run summaries: on a deep schedule a request meets hundreds of runs with enough
 // capacity that are too short before the first long enough one (issue 5's measurement), so
@@ -24,6 +25,18 @@
 // thresholds, those in (low, high]: at the others every block of the subtree reaches the
 // threshold or none does, and the summary follows from the subtree's first begin (runs_at). A
 // leaf (about a third of a treap's nodes) has no mixed threshold, and a small subtree spans few.
+//
+// Why only a sparse subset of nodes keeps them (issue 19): 32 summaries are 768 bytes, and on
+// every node they made a tree of ~850 bytes a block, 78 MB at 100,000 blocks, whose searches
+// and updates waited on memory. The summary nodes hold the upper half of the priorities, so by
+// heap order they are the top of the treap, and every subtree below a node without summaries
+// is a gap of about 16 consecutive blocks between two summary nodes. A search falls back on
+// low/high there and otherwise walks the gap; refreshing a summary node computes a gap child's
+// summaries in one pass over its blocks (scan_gap). Which nodes they are is fixed at creation,
+// from a hash of the key (keeps_runs), so updates never allocate beyond the nodes they create,
+// and the undo of a reserve or release gets back exactly the summary blocks it needs. A node
+// is 72 bytes plus 768 / 16 on average (docs/performance.md, "Run summaries on a sparse subset
+// of nodes").
 //
 // The third template parameter is the number of thresholds per capacity component (0 turns
 // the run pruning off and leaves the plain run-to-run jumps, which the benchmarks compare).
@@ -56,6 +69,13 @@ class free_tree : public detail::profile_types<T, C> {
   using length_type = typename runs_type::length_type;
   static constexpr std::size_t level_count = components::count * LevelsPerComponent;
   static_assert(LevelsPerComponent <= 64, "free_tree: at most 64 thresholds per component");
+  using runs_block = std::array<runs_type, level_count>;
+  // About one node in summary_spacing keeps run summaries (see keeps_runs): 768 bytes of them
+  // for a scalar's 32 levels, so a node averages 72 + 768 / 16 = 120 bytes rather than 840.
+  // 1 in 8 measured a little faster on append and earliest_fit but over 200 bytes per block at
+  // 10,000 with the pools' slack; 1 in 32 slower on earliest_fit (docs/performance.md).
+  static constexpr std::uint64_t summary_spacing = 16;
+  static constexpr std::uint32_t summary_priority = std::uint32_t{1} << 31;
 
  public:
   explicit free_tree(C total, T origin = 0) : total_(total) {
@@ -85,7 +105,8 @@ class free_tree : public detail::profile_types<T, C> {
         level_ranks_(other.level_ranks_),
         levels_used_(other.levels_used_),
         random_(other.random_) {
-    pool_.reserve_nodes(other.count_);  // the only step that can throw
+    pool_.reserve_nodes(other.count_);  // the only steps that can throw
+    summaries_.reserve_nodes(other.summaries_.live());
     root_ = clone(other.root_);
     count_ = other.count_;
   }
@@ -97,6 +118,7 @@ class free_tree : public detail::profile_types<T, C> {
         levels_used_(other.levels_used_),
         random_(other.random_),
         pool_(std::move(other.pool_)),
+        summaries_(std::move(other.summaries_)),
         root_(std::exchange(other.root_, nullptr)),
         count_(std::exchange(other.count_, 0)) {}
 
@@ -117,6 +139,7 @@ class free_tree : public detail::profile_types<T, C> {
     swap(levels_used_, other.levels_used_);
     swap(random_, other.random_);
     pool_.swap(other.pool_);
+    summaries_.swap(other.summaries_);
     swap(root_, other.root_);
     swap(count_, other.count_);
   }
@@ -214,7 +237,8 @@ class free_tree : public detail::profile_types<T, C> {
 
   // Bytes held by the structure, pool slack included.
   [[nodiscard]] std::size_t memory_usage() const noexcept {
-    return sizeof(*this) + pool_.capacity() * pool_.node_size();
+    return sizeof(*this) + pool_.capacity() * pool_.node_size() +
+           summaries_.capacity() * summaries_.node_size();
   }
 
   // Checks every invariant — search order, heap order of priorities, block contents, and
@@ -226,10 +250,15 @@ class free_tree : public detail::profile_types<T, C> {
     if (pool_.live() != count_)
       throw invariant_violation("free_tree: pool and tree disagree on the block count");
     std::size_t seen = 0;
-    check_subtree(root_, seen);
+    std::size_t with_runs = 0;
+    check_subtree(root_, seen, with_runs);
     if (seen != count_)
       throw invariant_violation(
           detail::describe("free_tree: ", seen, " nodes but block_count ", count_));
+    if (summaries_.live() != with_runs)
+      throw invariant_violation(detail::describe("free_tree: ", with_runs,
+                                                 " nodes keep run summaries but the pool holds ",
+                                                 summaries_.live()));
     const std::vector<free_block<T, C>> blocks = free_blocks();
     for (std::size_t i = 0; i < blocks.size(); ++i) {
       const free_block<T, C>& b = blocks[i];
@@ -250,20 +279,24 @@ class free_tree : public detail::profile_types<T, C> {
 
  private:
   struct node {
-    node(T b, C f, std::uint64_t p) noexcept : begin(b), free(f), priority(p) {}
+    node(T b, C f, std::uint32_t p) noexcept : begin(b), free(f), priority(p) {}
     T begin;  // the block's end is the next block's begin, or forever
     C free;
-    std::uint64_t priority;  // treap heap order: a parent's is at least its children's
-    bool stale = false;      // the summary below awaits refresh()
+    // Treap heap order: a parent's is at least its children's. 32 bits, so that it shares a
+    // word with `stale` (a node without run summaries is 72 bytes for 64-bit T and C); the
+    // rare equal priorities only make the shape a little less random.
+    std::uint32_t priority;
+    bool stale = false;  // the summary below awaits refresh()
     node* left = nullptr;
     node* right = nullptr;
     // Summary of the subtree rooted here (this node included).
     T first = begin;  // smallest begin
     C low = free;     // element-wise minimum free capacity
     C high = free;    // element-wise maximum free capacity
-    // Room for every threshold, but only the entries of the subtree's mixed thresholds, those
-    // in (low, high], are kept up to date; read them through runs_at().
-    std::array<runs_type, level_count> runs{};
+    // Only on a summary node (see keeps_runs), else nullptr: room for every threshold, but
+    // only the entries of the subtree's mixed thresholds, those in (low, high], are kept up to
+    // date; read them through runs_at().
+    runs_block* runs = nullptr;
   };
 
   // A seek that looks for the first node satisfying `hit`, or beginning at or after `limit`
@@ -310,7 +343,8 @@ class free_tree : public detail::profile_types<T, C> {
       if (components::get(n.low, component) >= threshold) return length == 0;  // one open run
       if (components::get(n.high, component) < threshold)  // no run: lead = n.first
         return length == 0 || (open != runs_type::none && closes_long_run(open, n.first));
-      const runs_type& r = n.runs[level];
+      if (n.runs == nullptr) return true;  // a gap: at most a few blocks to look at
+      const runs_type& r = (*n.runs)[level];
       return r.best >= length ||
              (!r.full() && closes_long_run(open != runs_type::none ? open : n.first, r.lead));
     }
@@ -323,7 +357,7 @@ class free_tree : public detail::profile_types<T, C> {
         open = runs_type::none;
         return;
       }
-      const runs_type& r = n.runs[level];
+      const runs_type& r = (*n.runs)[level];  // may_hit was false: a summary node
       if (!r.full())
         open = r.trail;
       else if (open == runs_type::none)
@@ -355,14 +389,82 @@ class free_tree : public detail::profile_types<T, C> {
   // subtree reaches (low at or above it) has one run from the first block to the end; one that
   // no block reaches (high below it) has no run at all. Both follow from n.first alone, so
   // only the mixed levels, threshold in (low, high], are stored in n.runs (recompute() leaves
-  // the other entries as they were, and nothing reads them): a leaf has none.
+  // the other entries as they were, and nothing reads them): a leaf has none. A node without
+  // summaries has its mixed levels computed from its blocks (scan_gap).
   [[nodiscard]] runs_type runs_at(const node& n, std::size_t level) const noexcept {
+    if (n.runs != nullptr) return runs_from(n, level, *n.runs);
+    runs_block scanned;  // scan_gap fills the entries runs_from reads
+    if (!is_trivial(n, level)) scan_gap(&n, scanned);
+    return runs_from(n, level, scanned);
+  }
+
+  [[nodiscard]] bool is_trivial(const node& n, std::size_t level) const noexcept {
+    const component_type low = components::get(n.low, level / per_component);
+    const component_type high = components::get(n.high, level / per_component);
+    return low >= thresholds_[level] || high < thresholds_[level];
+  }
+
+  // runs_at with the mixed levels read from `stored` (n's own summaries or a scan of them).
+  [[nodiscard]] runs_type runs_from(const node& n, std::size_t level,
+                                    const runs_block& stored) const noexcept {
     const std::size_t component = level / per_component;
     if (components::get(n.low, component) >= thresholds_[level])
       return {runs_type::none, n.first, 0};
     if (components::get(n.high, component) < thresholds_[level])
       return {n.first, runs_type::none, 0};
-    return n.runs[level];
+    return stored[level];
+  }
+
+  // The run summaries at the mixed levels of the subtree of n, which keeps none itself (nor,
+  // by heap order, does any node below it): one pass over its blocks in time order. A block
+  // touches only the levels whose threshold lies between its free capacity and the previous
+  // block's, where a run opens or closes; at the others nothing changes. The count of levels
+  // reached is found by stepping from the previous block's over those same levels (a binary
+  // search per block measured as a sixth of the scan's time on append).
+  void scan_gap(const node* n, runs_block& out) const noexcept {
+    std::array<std::pair<std::size_t, std::size_t>, components::count> mixed{};
+    bool any_mixed = false;
+    for (std::size_t i = 0; i < components::count; ++i) {
+      mixed[i] = mixed_levels(i, components::get(n->low, i), components::get(n->high, i));
+      any_mixed = any_mixed || mixed[i].first < mixed[i].second;
+    }
+    if (!any_mixed) return;  // every level trivial: runs_from reads nothing
+    // Per component, the levels in [from, reached) are reached by the previous block, those in
+    // [reached, to) are not.
+    std::array<std::size_t, components::count> reached{};
+    bool first = true;
+    const auto* thresholds = thresholds_.data();
+    for_each_in_order(n, [&](const node& b) {
+      for (std::size_t i = 0; i < components::count; ++i) {
+        const auto [from, to] = mixed[i];
+        const component_type value = components::get(b.free, i);
+        if (first) {
+          std::size_t k = from;
+          while (k < to && thresholds[k] <= value) ++k;
+          for (std::size_t level = from; level < k; ++level)
+            out[level] = runs_type::block(b.begin, true);
+          for (std::size_t level = k; level < to; ++level)
+            out[level] = runs_type::block(b.begin, false);
+          reached[i] = k;
+          continue;
+        }
+        std::size_t k = reached[i];
+        for (; k < to && thresholds[k] <= value; ++k) out[k].trail = b.begin;  // runs open
+        for (; k > from && thresholds[k - 1] > value; --k) {
+          runs_type& r = out[k - 1];  // its run, open since r.trail, stops here
+          if (r.full()) {
+            r.lead = b.begin;
+          } else {
+            const auto length = static_cast<length_type>(static_cast<length_type>(b.begin) -
+                                                         static_cast<length_type>(r.trail));
+            if (length > r.best) r.best = length;
+          }
+          r.trail = runs_type::none;
+        }
+        reached[i] = k;
+      }
+      first = false;
+    });
   }
 
   // The mixed levels of component `component` for a subtree spanning [low, high] in it: the
@@ -540,15 +642,20 @@ class free_tree : public detail::profile_types<T, C> {
 
   // Makes span.begin and span.end block boundaries, applies `change` to every block in the
   // span, then merges each boundary with its left neighbour where they became equal (interior
-  // neighbours change by the same amount, so they stay distinct). The nodes the splits need
-  // are taken from the pool first: from there on nothing can throw. Exactly those, never more:
-  // the inverse call splits exactly where this one merged (returning nodes to the pool), so
-  // undoing a call that just succeeded never allocates (nothrow_rollback).
+  // neighbours change by the same amount, so they stay distinct). The nodes the splits need,
+  // and the summary blocks of those that keep summaries, are taken from the pools first: from
+  // there on nothing can throw. Exactly those, never more: the inverse call splits exactly
+  // where this one merged (returning nodes and blocks to the pools), so undoing a call that
+  // just succeeded never allocates (nothrow_rollback).
   template <class Change>
   void change_over(interval<T> span, Change change) {
     detail::split_span_ends(
         span, [this](T t) { return block_at(t)->begin; },
-        [this](std::span<const T> ends) { pool_.reserve_nodes(ends.size()); },
+        [this](std::span<const T> ends) {
+          pool_.reserve_nodes(ends.size());
+          summaries_.reserve_nodes(
+              static_cast<std::size_t>(std::ranges::count_if(ends, keeps_runs)));
+        },
         [this](T t) { split_block_at(t); });
     apply(root_, span, change);
     if (span.end != forever<T>) merge_with_left(span.end);
@@ -591,17 +698,46 @@ class free_tree : public detail::profile_types<T, C> {
   }
 
   [[nodiscard]] node* make_node(T begin, C free) {
-    node* n = pool_.create(begin, free, next_priority());
+    const bool summary = keeps_runs(begin);
+    runs_block* runs = summary ? summaries_.create() : nullptr;
+    node* n = nullptr;
+    try {
+      n = pool_.create(
+          begin, free,
+          summary ? next_priority() | summary_priority : next_priority() & ~summary_priority);
+    } catch (...) {
+      if (runs != nullptr) summaries_.destroy(runs);
+      throw;
+    }
+    n->runs = runs;
     recompute(n);
     return n;
   }
 
-  // xorshift64*: a fixed seed, so the tree's shape is reproducible run to run.
-  std::uint64_t next_priority() noexcept {
+  // Whether a node created at `begin` keeps run summaries: about one in summary_spacing,
+  // chosen by a hash of the key. Summary nodes get the upper half of the priorities, so by heap
+  // order they form the top of the treap and every subtree rooted at another node is a gap
+  // between two consecutive summary nodes (about summary_spacing blocks, a geometric tail).
+  // A hash of the key rather than a coin: the inverse of a reserve or release splits exactly
+  // where it merged, so it needs exactly the summary blocks the merges freed (nothrow_rollback).
+  [[nodiscard]] static bool keeps_runs(T begin) noexcept {
+    if constexpr (level_count == 0) {
+      return false;
+    } else {
+      auto x = static_cast<std::uint64_t>(begin);  // splitmix64's finaliser
+      x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+      x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+      x ^= x >> 31;
+      return x % summary_spacing == 0;
+    }
+  }
+
+  // xorshift64*, its high half: a fixed seed, so the tree's shape is reproducible run to run.
+  std::uint32_t next_priority() noexcept {
     random_ ^= random_ >> 12;
     random_ ^= random_ << 25;
     random_ ^= random_ >> 27;
-    return random_ * 0x2545F4914F6CDD1DULL;
+    return static_cast<std::uint32_t>((random_ * 0x2545F4914F6CDD1DULL) >> 32);
   }
 
   // Structural changes only mark the nodes whose subtree changed (and with them all their
@@ -628,20 +764,42 @@ class free_tree : public detail::profile_types<T, C> {
       n->low = elementwise_min(n->low, r->low);
       n->high = elementwise_max(n->high, r->high);
     }
+    if (n->runs == nullptr) return;
     // Only the mixed levels (see runs_at): none for a leaf, few for a small subtree. Storing
     // the trivial levels too (so that a join need not test its children's level kinds) measured
     // up to 2.5x slower on churn/free_tree/10000 (more cache lines written per update).
-    for (std::size_t i = 0; LevelsPerComponent > 0 && i < components::count; ++i) {
-      const auto [from, to] =
-          mixed_levels(i, components::get(n->low, i), components::get(n->high, i));
-      for (std::size_t level = from; level < to; ++level) n->runs[level] = summarise(n, level);
+    std::array<std::pair<std::size_t, std::size_t>, components::count> mixed{};
+    bool any_mixed = false;
+    for (std::size_t i = 0; i < components::count; ++i) {
+      mixed[i] = mixed_levels(i, components::get(n->low, i), components::get(n->high, i));
+      any_mixed = any_mixed || mixed[i].first < mixed[i].second;
     }
+    if (!any_mixed) return;
+    // A child without summaries (a gap) has its own computed once for all levels here.
+    runs_block left_scan;  // scan_gap fills the entries runs_from reads
+    runs_block right_scan;
+    const runs_block* left_runs = l == nullptr ? nullptr : l->runs;
+    if (l != nullptr && left_runs == nullptr) {
+      scan_gap(l, left_scan);
+      left_runs = &left_scan;
+    }
+    const runs_block* right_runs = r == nullptr ? nullptr : r->runs;
+    if (r != nullptr && right_runs == nullptr) {
+      scan_gap(r, right_scan);
+      right_runs = &right_scan;
+    }
+    for (const auto& [from, to] : mixed)
+      for (std::size_t level = from; level < to; ++level)
+        (*n->runs)[level] = summarise(n, level, left_runs, right_runs);
   }
 
-  [[nodiscard]] runs_type summarise(const node* n, std::size_t level) const noexcept {
+  [[nodiscard]] runs_type summarise(const node* n, std::size_t level, const runs_block* left_runs,
+                                    const runs_block* right_runs) const noexcept {
     runs_type s = runs_type::block(n->begin, reaches(n->free, level));
-    if (n->left != nullptr) s = runs_type::join(runs_at(*n->left, level), s, n->begin);
-    if (n->right != nullptr) s = runs_type::join(s, runs_at(*n->right, level), n->right->first);
+    if (n->left != nullptr)
+      s = runs_type::join(runs_from(*n->left, level, *left_runs), s, n->begin);
+    if (n->right != nullptr)
+      s = runs_type::join(s, runs_from(*n->right, level, *right_runs), n->right->first);
     return s;
   }
 
@@ -695,7 +853,7 @@ class free_tree : public detail::profile_types<T, C> {
   node* erase(node* n, T key) noexcept {
     if (n->begin == key) {
       node* joined = merge(n->left, n->right);
-      pool_.destroy(n);
+      release_node(n);
       return joined;
     }
     if (key < n->begin)
@@ -718,8 +876,13 @@ class free_tree : public detail::profile_types<T, C> {
     if (n == nullptr) return;
     destroy(n->left);
     destroy(n->right);
-    pool_.destroy(n);
+    release_node(n);
     --count_;
+  }
+
+  void release_node(node* n) noexcept {
+    if (n->runs != nullptr) summaries_.destroy(n->runs);
+    pool_.destroy(n);
   }
 
   // Copies a subtree node for node (priorities included, so the copy has the same shape);
@@ -727,6 +890,7 @@ class free_tree : public detail::profile_types<T, C> {
   node* clone(const node* n) noexcept {
     if (n == nullptr) return nullptr;
     node* copy = pool_.create(*n);
+    if (n->runs != nullptr) copy->runs = summaries_.create(*n->runs);
     copy->left = clone(n->left);
     copy->right = clone(n->right);
     return copy;
@@ -742,9 +906,13 @@ class free_tree : public detail::profile_types<T, C> {
   }
 
   // validate(): checks the subtree of n and counts its nodes.
-  void check_subtree(const node* n, std::size_t& seen) const {
+  void check_subtree(const node* n, std::size_t& seen, std::size_t& with_runs) const {
     if (n == nullptr) return;
     ++seen;
+    if (n->runs != nullptr) ++with_runs;
+    if ((n->runs != nullptr) != (n->priority >= summary_priority))
+      throw invariant_violation(detail::describe("free_tree: node at ", n->begin,
+                                                 " keeps run summaries iff its priority says"));
     if (n->stale)
       throw invariant_violation(detail::describe("free_tree: stale node at ", n->begin));
     for (const node* child : {n->left, n->right}) {
@@ -752,7 +920,7 @@ class free_tree : public detail::profile_types<T, C> {
       if (child->priority > n->priority)
         throw invariant_violation(detail::describe("free_tree: node at ", child->begin,
                                                    " outranks its parent at ", n->begin));
-      check_subtree(child, seen);
+      check_subtree(child, seen, with_runs);
     }
     if (n->left != nullptr && !(n->left->first < n->begin && max_begin(n->left) < n->begin))
       throw invariant_violation(
@@ -763,9 +931,12 @@ class free_tree : public detail::profile_types<T, C> {
     node expected(n->begin, n->free, n->priority);
     expected.left = n->left;
     expected.right = n->right;
+    runs_block expected_runs{};
+    if (n->runs != nullptr) expected.runs = &expected_runs;
     recompute(&expected);
     if (expected.first != n->first || expected.low != n->low || expected.high != n->high)
       throw invariant_violation(detail::describe("free_tree: stale summary at ", n->begin));
+    if (n->runs == nullptr) return;  // nothing stored to check
     for_each_level([&](std::size_t level) {
       if (runs_at(expected, level) != runs_at(*n, level))
         throw invariant_violation(detail::describe("free_tree: stale run summary of threshold ",
@@ -820,7 +991,8 @@ class free_tree : public detail::profile_types<T, C> {
   std::array<std::uint8_t, level_count> level_ranks_{};   // a threshold's highest level index
   std::array<std::uint8_t, components::count> levels_used_{};
   std::uint64_t random_ = 0x9E3779B97F4A7C15ULL;
-  detail::node_pool<node> pool_;  // declared before root_: outlives the tree
+  detail::node_pool<node> pool_;             // declared before root_: outlives the tree
+  detail::node_pool<runs_block> summaries_;  // the summary nodes' runs, likewise
   node* root_ = nullptr;
   std::size_t count_ = 0;
 };
