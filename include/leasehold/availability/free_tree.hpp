@@ -392,16 +392,32 @@ class free_tree : public detail::profile_types<T, C> {
   // the other entries as they were, and nothing reads them): a leaf has none. A node without
   // summaries has its mixed levels computed from its blocks (scan_gap).
   [[nodiscard]] runs_type runs_at(const node& n, std::size_t level) const noexcept {
-    if (n.runs != nullptr) return runs_from(n, level, *n.runs);
-    runs_block scanned;  // scan_gap fills the entries runs_from reads
-    if (!is_trivial(n, level)) scan_gap(&n, scanned);
-    return runs_from(n, level, scanned);
+    runs_block scratch;  // scan_gap fills the entries runs_from reads
+    return runs_from(n, level, *runs_of(&n, scratch));
   }
 
-  [[nodiscard]] bool is_trivial(const node& n, std::size_t level) const noexcept {
-    const component_type low = components::get(n.low, level / per_component);
-    const component_type high = components::get(n.high, level / per_component);
-    return low >= thresholds_[level] || high < thresholds_[level];
+  // The stored run summaries of a subtree: a summary node's own, or, for a gap (a node without
+  // them), a scan of its blocks into `scratch`; nullptr for no subtree.
+  [[nodiscard]] const runs_block* runs_of(const node* n, runs_block& scratch) const noexcept {
+    if (n == nullptr) return nullptr;
+    if (n->runs != nullptr) return n->runs;
+    scan_gap(n, scratch);
+    return &scratch;
+  }
+
+  using level_ranges = std::array<std::pair<std::size_t, std::size_t>, components::count>;
+
+  // Every component's mixed levels for n's subtree (see mixed_levels), or nullopt when no
+  // component has one: then every level is trivial and nothing stored is read.
+  [[nodiscard]] std::optional<level_ranges> all_mixed_levels(const node& n) const noexcept {
+    level_ranges mixed{};
+    bool any_mixed = false;
+    for (std::size_t i = 0; i < components::count; ++i) {
+      mixed[i] = mixed_levels(i, components::get(n.low, i), components::get(n.high, i));
+      any_mixed = any_mixed || mixed[i].first < mixed[i].second;
+    }
+    if (!any_mixed) return std::nullopt;
+    return mixed;
   }
 
   // runs_at with the mixed levels read from `stored` (n's own summaries or a scan of them).
@@ -422,13 +438,9 @@ class free_tree : public detail::profile_types<T, C> {
   // reached is found by stepping from the previous block's over those same levels (a binary
   // search per block measured as a sixth of the scan's time on append).
   void scan_gap(const node* n, runs_block& out) const noexcept {
-    std::array<std::pair<std::size_t, std::size_t>, components::count> mixed{};
-    bool any_mixed = false;
-    for (std::size_t i = 0; i < components::count; ++i) {
-      mixed[i] = mixed_levels(i, components::get(n->low, i), components::get(n->high, i));
-      any_mixed = any_mixed || mixed[i].first < mixed[i].second;
-    }
-    if (!any_mixed) return;  // every level trivial: runs_from reads nothing
+    const std::optional<level_ranges> found = all_mixed_levels(*n);
+    if (!found) return;  // every level trivial: runs_from reads nothing
+    const level_ranges& mixed = *found;
     // Per component, the levels in [from, reached) are reached by the previous block, those in
     // [reached, to) are not.
     std::array<std::size_t, components::count> reached{};
@@ -768,27 +780,14 @@ class free_tree : public detail::profile_types<T, C> {
     // Only the mixed levels (see runs_at): none for a leaf, few for a small subtree. Storing
     // the trivial levels too (so that a join need not test its children's level kinds) measured
     // up to 2.5x slower on churn/free_tree/10000 (more cache lines written per update).
-    std::array<std::pair<std::size_t, std::size_t>, components::count> mixed{};
-    bool any_mixed = false;
-    for (std::size_t i = 0; i < components::count; ++i) {
-      mixed[i] = mixed_levels(i, components::get(n->low, i), components::get(n->high, i));
-      any_mixed = any_mixed || mixed[i].first < mixed[i].second;
-    }
-    if (!any_mixed) return;
+    const std::optional<level_ranges> mixed = all_mixed_levels(*n);
+    if (!mixed) return;
     // A child without summaries (a gap) has its own computed once for all levels here.
     runs_block left_scan;  // scan_gap fills the entries runs_from reads
     runs_block right_scan;
-    const runs_block* left_runs = l == nullptr ? nullptr : l->runs;
-    if (l != nullptr && left_runs == nullptr) {
-      scan_gap(l, left_scan);
-      left_runs = &left_scan;
-    }
-    const runs_block* right_runs = r == nullptr ? nullptr : r->runs;
-    if (r != nullptr && right_runs == nullptr) {
-      scan_gap(r, right_scan);
-      right_runs = &right_scan;
-    }
-    for (const auto& [from, to] : mixed)
+    const runs_block* left_runs = runs_of(l, left_scan);
+    const runs_block* right_runs = runs_of(r, right_scan);
+    for (const auto& [from, to] : *mixed)
       for (std::size_t level = from; level < to; ++level)
         (*n->runs)[level] = summarise(n, level, left_runs, right_runs);
   }
