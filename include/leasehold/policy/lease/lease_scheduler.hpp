@@ -93,8 +93,8 @@ requires vector_capacity<typename A::capacity_type> &&
     preparation<Preparation, typename A::time_type, typename A::capacity_type> &&
     queue_order<QueueOrder, typename A::time_type, typename A::capacity_type> &&
     node_choice<NodeChoice, cluster::slot_table<A>>
-class lease_scheduler : private detail::transactions<A, Preparation, QueueOrder, NodeChoice> {
-  using base = detail::transactions<A, Preparation, QueueOrder, NodeChoice>;
+class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder, NodeChoice> {
+  using base = detail::lease_layers<A, Preparation, QueueOrder, NodeChoice>;
 
  public:
   using typename base::table_type;
@@ -103,12 +103,12 @@ class lease_scheduler : private detail::transactions<A, Preparation, QueueOrder,
   // licences) with config().layout naming its memory and disk components.
   using typename base::capacity_type;
   using typename base::config_type;
+  using typename base::node_choice_type;
+  using typename base::preparation_type;
+  using typename base::queue_order_type;
   using typename base::record_type;
   using typename base::segment_type;
   using typename base::terms_type;
-  using preparation_type = Preparation;
-  using queue_order_type = QueueOrder;
-  using node_choice_type = NodeChoice;
 
   explicit lease_scheduler(table_type table, config_type config = {}, Preparation prep = {},
                            QueueOrder order = {}, NodeChoice choice = {})

@@ -30,22 +30,22 @@
 
 namespace leasehold::policy::lease::detail {
 
-template <class A, class Preparation, class QueueOrder, class NodeChoice>
-class best_effort_planning : public reservation_admission<A, Preparation, QueueOrder, NodeChoice> {
-  using base = reservation_admission<A, Preparation, QueueOrder, NodeChoice>;
-
+template <class Base>
+class best_effort_planning : public Base {
  public:
-  using typename base::capacity_type;
-  using typename base::record_type;
-  using typename base::segment_type;
-  using typename base::table_type;
-  using typename base::terms_type;
-  using typename base::time_type;
+  using typename Base::capacity_type;
+  using typename Base::record_type;
+  using typename Base::segment_type;
+  using typename Base::table_type;
+  using typename Base::terms_type;
+  using typename Base::time_type;
 
  protected:
-  using base::base;
+  using Base::Base;
 
-  using typename base::node_key_type;
+  using typename Base::node_key_type;
+  using typename Base::preparation_type;
+  using typename Base::queue_order_type;
 
   // Unschedules every best-effort lease that holds a reservation but has not begun, then
   // plans the queue again in its order: the schedule after anything changed.
@@ -141,10 +141,10 @@ class best_effort_planning : public reservation_admission<A, Preparation, QueueO
   [[nodiscard]] std::vector<std::uint64_t> served_order() const {
     std::vector<std::uint64_t> ids;
     ids.reserve(this->queue_.size());
-    if constexpr (std::same_as<QueueOrder, fifo_order>) {
+    if constexpr (std::same_as<queue_order_type, fifo_order>) {
       for (const auto& entry : this->queue_) ids.push_back(entry.second);
     } else {
-      using key_type = queue_key_t<QueueOrder, time_type, capacity_type>;
+      using key_type = queue_key_t<queue_order_type, time_type, capacity_type>;
       std::vector<std::pair<key_type, std::uint64_t>> keyed;
       keyed.reserve(this->queue_.size());
       for (const auto& entry : this->queue_) {
@@ -244,7 +244,7 @@ class best_effort_planning : public reservation_admission<A, Preparation, QueueO
       if (!allowed(node)) return forever<time_type>;
       return std::max(earliest, resumes ? this->now_ : ready_at(t, node));
     };
-    if constexpr (base::chooses_nodes) {
+    if constexpr (Base::chooses_nodes) {
       auto prefer = [&](std::size_t node, time_type start) {
         return this->node_key(node, l, {start, static_cast<time_type>(start + full)});
       };
@@ -303,8 +303,8 @@ class best_effort_planning : public reservation_admission<A, Preparation, QueueO
   }
 
   [[nodiscard]] static constexpr bool is_always_ready() {
-    if constexpr (requires { Preparation::always_ready; })
-      return Preparation::always_ready;
+    if constexpr (requires { preparation_type::always_ready; })
+      return preparation_type::always_ready;
     else
       return false;
   }

@@ -21,18 +21,17 @@
 
 namespace leasehold::policy::lease::detail {
 
-template <class A, class Preparation, class QueueOrder, class NodeChoice>
-class event_clock : public best_effort_planning<A, Preparation, QueueOrder, NodeChoice> {
-  using base = best_effort_planning<A, Preparation, QueueOrder, NodeChoice>;
-
+template <class Base>
+class event_clock : public Base {
  public:
-  using typename base::capacity_type;
-  using typename base::record_type;
-  using typename base::segment_type;
-  using typename base::time_type;
+  using typename Base::capacity_type;
+  using typename Base::record_type;
+  using typename Base::segment_type;
+  using typename Base::time_type;
 
  protected:
-  using base::base;
+  using Base::Base;
+  using typename Base::preparation_type;
 
   // Processes every event due by `now` and moves the clock there. Image transfers that start
   // or end on the way are announced at their own instants.
@@ -51,7 +50,7 @@ class event_clock : public best_effort_planning<A, Preparation, QueueOrder, Node
         const auto [time, order, id] = *this->events_.begin();
         this->log_.erase(this->events_, {time, order, id});
         record_type& l = this->leases_.at(id);
-        if (order == base::begin_order)
+        if (order == Base::begin_order)
           this->on_segment_begin(l, time);
         else
           on_segment_finish(l, time);
@@ -63,7 +62,7 @@ class event_clock : public best_effort_planning<A, Preparation, QueueOrder, Node
 
   // Whether the preparation step announces its transfers (preparation.hpp: image staging).
   static constexpr bool reports_transfers =
-      transfer_reporting_preparation<Preparation, time_type, capacity_type>;
+      transfer_reporting_preparation<preparation_type, time_type, capacity_type>;
 
   // When the preparation step's next transfer starts or ends, if it says.
   [[nodiscard]] std::optional<time_type> next_transfer_event() const {
@@ -77,7 +76,7 @@ class event_clock : public best_effort_planning<A, Preparation, QueueOrder, Node
   // of transfers that a call at their first instant moved or dropped.
   void report_transfers(time_type at) {
     if constexpr (reports_transfers) {
-      using change = typename Preparation::transfer_change;
+      using change = typename preparation_type::transfer_change;
       for (const auto& e : this->prep_.take_transfer_events(at)) {
         if (this->observer_ == nullptr) continue;
         switch (e.change) {
@@ -102,7 +101,7 @@ class event_clock : public best_effort_planning<A, Preparation, QueueOrder, Node
     if (t <= this->now_) return;
     this->now_ = t;
     // Inside a transaction the table catches up when the call succeeds (transactions.hpp).
-    if (!(base::undoes_bookings && this->in_transaction_)) this->table_.advance_to(t);
+    if (!(Base::undoes_bookings && this->in_transaction_)) this->table_.advance_to(t);
   }
 
   void on_segment_finish(record_type& l, time_type at) {

@@ -52,6 +52,9 @@ class lease_book {
   using record_type = lease_record<time_type, capacity_type>;
   using config_type = scheduler_config<time_type>;
   using segment_type = segment<time_type, capacity_type>;
+  using preparation_type = Preparation;
+  using queue_order_type = QueueOrder;
+  using node_choice_type = NodeChoice;
 
   // The VM time model (vm_time_model.hpp) under this scheduler's configuration.
   [[nodiscard]] time_type suspend_time(const terms_type& t) const {

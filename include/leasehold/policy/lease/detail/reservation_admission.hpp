@@ -31,21 +31,19 @@
 
 namespace leasehold::policy::lease::detail {
 
-template <class A, class Preparation, class QueueOrder, class NodeChoice>
-class reservation_admission : public lease_book<A, Preparation, QueueOrder, NodeChoice> {
-  using base = lease_book<A, Preparation, QueueOrder, NodeChoice>;
-
+template <class Base>
+class reservation_admission : public Base {
  public:
-  using typename base::capacity_type;
-  using typename base::record_type;
-  using typename base::segment_type;
-  using typename base::terms_type;
-  using typename base::time_type;
+  using typename Base::capacity_type;
+  using typename Base::record_type;
+  using typename Base::segment_type;
+  using typename Base::terms_type;
+  using typename Base::time_type;
 
  protected:
-  using base::base;
+  using Base::Base;
 
-  using typename base::node_key_type;
+  using typename Base::node_key_type;
 
   // Books an advance reservation or immediate lease; returns the rejection reason, or "".
   std::string admit(record_type& l) {
@@ -165,12 +163,12 @@ class reservation_admission : public lease_book<A, Preparation, QueueOrder, Node
         suspend_begin >= seg.run.begin) {
       this->log_.save(victim);
       if (at < seg.booked.end) this->table_release({{at, seg.booked.end}, seg.per_node, seg.nodes});
-      this->log_.erase(this->events_, {seg.finish, base::finish_order, victim.terms.id});
+      this->log_.erase(this->events_, {seg.finish, Base::finish_order, victim.terms.id});
       seg.booked.end = at;
       seg.run.end = std::min(seg.run.end, suspend_begin);
       seg.suspends = true;
       this->settle_finish(victim, seg);
-      this->log_.insert(this->events_, {seg.finish, base::finish_order, victim.terms.id});
+      this->log_.insert(this->events_, {seg.finish, Base::finish_order, victim.terms.id});
       ++victim.generation;
       victim.current = seg;
       return;
@@ -191,7 +189,7 @@ class reservation_admission : public lease_book<A, Preparation, QueueOrder, Node
  private:
   // Whether the preparation step takes part in admission (image staging).
   static constexpr bool stages_images =
-      reservation_preparation<Preparation, time_type, capacity_type>;
+      reservation_preparation<typename Base::preparation_type, time_type, capacity_type>;
 
   // Preempts the best-effort leases in the way on `preempt_on` (§3.1, in id order) and books
   // the lease on `nodes` (in increasing order) over `span`.

@@ -28,16 +28,15 @@
 
 namespace leasehold::policy::lease::detail {
 
-template <class A, class Preparation, class QueueOrder, class NodeChoice>
-class transactions : public event_clock<A, Preparation, QueueOrder, NodeChoice> {
-  using base = event_clock<A, Preparation, QueueOrder, NodeChoice>;
-
+template <class Base>
+class transactions : public Base {
  public:
-  using typename base::table_type;
-  using typename base::time_type;
+  using typename Base::table_type;
+  using typename Base::time_type;
 
  protected:
-  using base::base;
+  using Base::Base;
+  using typename Base::preparation_type;
 
   // Every public call enters here once (a call made from inside another, such as submit's
   // advance_to, runs directly): as a transaction when the guarantee is on, and retiring the
@@ -75,15 +74,15 @@ class transactions : public event_clock<A, Preparation, QueueOrder, NodeChoice> 
 
   template <class Body>
   decltype(auto) transaction(Body body) {
-    static_assert(std::is_nothrow_move_constructible_v<Preparation> &&
-                      std::is_nothrow_move_assignable_v<Preparation>,
+    static_assert(std::is_nothrow_move_constructible_v<preparation_type> &&
+                      std::is_nothrow_move_assignable_v<preparation_type>,
                   "lease_scheduler: the Preparation must be nothrow movable, so that a failed "
                   "call can be rolled back");
     // The copies below may throw; nothing has changed yet.
     std::optional<table_type> table;
-    if constexpr (!base::undoes_bookings) table.emplace(this->table_);
-    std::optional<Preparation> prep;
-    if constexpr (base::saves_preparation) prep.emplace(this->prep_);
+    if constexpr (!Base::undoes_bookings) table.emplace(this->table_);
+    std::optional<preparation_type> prep;
+    if constexpr (Base::saves_preparation) prep.emplace(this->prep_);
     const time_type now = this->now_;
     detail::deferred_events<time_type> deferred;
     lease_observer<time_type>* const observer = this->observer_;
@@ -93,11 +92,11 @@ class transactions : public event_clock<A, Preparation, QueueOrder, NodeChoice> 
     const auto restore = [&]() noexcept {
       this->log_.rollback({this->table_, this->queue_, this->events_, this->reserved_,
                            this->on_node_, this->leases_, this->finished_});
-      if constexpr (!base::undoes_bookings) {
+      if constexpr (!Base::undoes_bookings) {
         using std::swap;
         swap(this->table_, *table);
       }
-      if constexpr (base::saves_preparation) {
+      if constexpr (Base::saves_preparation) {
         using std::swap;
         swap(this->prep_, *prep);
       }
@@ -111,7 +110,7 @@ class transactions : public event_clock<A, Preparation, QueueOrder, NodeChoice> 
     // The table's clock, last: it cannot fail for a nothrow_rollback backend (now_ >= its
     // origin), and would leave the table as it was for any other.
     const auto catch_up = [&] {
-      if constexpr (base::undoes_bookings)
+      if constexpr (Base::undoes_bookings)
         if (this->table_.origin() < this->now_) this->table_.advance_to(this->now_);
     };
     try {
@@ -137,5 +136,13 @@ class transactions : public event_clock<A, Preparation, QueueOrder, NodeChoice> 
     }
   }
 };
+
+// The lease scheduler's layers, each a mixin over the one below it (docs/leases.md): the
+// state, admission of reservations, best-effort planning, the clock, the transactions. A layer
+// takes the layer below as its only parameter, so it names no other layer and reaches the
+// lease_book's types and policies (preparation_type, queue_order_type) through it.
+template <class A, class Preparation, class QueueOrder, class NodeChoice>
+using lease_layers = transactions<event_clock<best_effort_planning<
+    reservation_admission<lease_book<A, Preparation, QueueOrder, NodeChoice>>>>>;
 
 }  // namespace leasehold::policy::lease::detail
