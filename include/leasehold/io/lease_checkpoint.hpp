@@ -37,39 +37,26 @@ namespace leasehold::io {
 namespace detail {
 
 template <>
-struct enum_names<policy::lease::lease_kind> {
-  static constexpr std::string_view names[] = {"advance_reservation", "best_effort", "immediate"};
-};
+inline constexpr name_array<3> enum_names<policy::lease::lease_kind>{"advance_reservation",
+                                                                     "best_effort", "immediate"};
 template <>
-struct enum_names<policy::lease::lease_state> {
-  static constexpr std::string_view names[] = {"queued", "scheduled", "running",
-                                               "done",   "rejected",  "withdrawn"};
-};
+inline constexpr name_array<2> enum_names<policy::lease::suspension>{"none", "all"};
 template <>
-struct enum_names<policy::lease::segment_outcome> {
-  static constexpr std::string_view names[] = {"completed", "suspended", "cancelled", "released"};
-};
+inline constexpr name_array<6> enum_names<policy::lease::lease_state>{
+    "queued", "scheduled", "running", "done", "rejected", "withdrawn"};
 template <>
-struct enum_names<policy::lease::backfilling::mode> {
-  static constexpr std::string_view names[] = {"off", "aggressive", "conservative", "intermediate"};
-};
+inline constexpr name_array<2> enum_names<policy::lease::migration>{"none", "allowed"};
 template <>
-struct enum_names<policy::lease::suspension> {
-  static constexpr std::string_view names[] = {"none", "all"};
-};
+inline constexpr name_array<4> enum_names<policy::lease::segment_outcome>{"completed", "suspended",
+                                                                          "cancelled", "released"};
 template <>
-struct enum_names<policy::lease::migration> {
-  static constexpr std::string_view names[] = {"none", "allowed"};
-};
-
+inline constexpr name_array<2> enum_names<policy::lease::migration_step>{"with_resume",
+                                                                         "transfer_first"};
 template <>
-struct enum_names<policy::lease::migration_step> {
-  static constexpr std::string_view names[] = {"with_resume", "transfer_first"};
-};
+inline constexpr name_array<4> enum_names<policy::lease::backfilling::mode>{
+    "off", "aggressive", "conservative", "intermediate"};
 template <>
-struct enum_names<policy::lease::replanning> {
-  static constexpr std::string_view names[] = {"whole_queue", "slide_back"};
-};
+inline constexpr name_array<2> enum_names<policy::lease::replanning>{"whole_queue", "slide_back"};
 
 // The lease structs, member by member in the document's order (fields.hpp writes and reads
 // them from these lists).
@@ -92,13 +79,14 @@ struct object_fields<policy::lease::lease_terms<T, C>> {
       field{"hold_in_queue", &L::hold_in_queue, absent_in_older_checkpoints}};
 };
 
-// A segment's `transfer` is not stored: it is cleared as soon as the segment is booked.
 template <time_value T, vector_capacity C>
 struct object_fields<policy::lease::segment<T, C>> {
   using S = policy::lease::segment<T, C>;
   static constexpr std::tuple fields{
-      field{"nodes", &S::nodes},       field{"per_node", &S::per_node},
-      field{"booked", &S::booked},     field{"run", &S::run},
+      field{"nodes", &S::nodes}, field{"per_node", &S::per_node}, field{"booked", &S::booked},
+      field{"run", &S::run},
+      // Its phases around the run (docs/leases.md), and when it finishes. Not `transfer`: that
+      // is cleared as soon as the segment is booked.
       field{"migrates", &S::migrates}, field{"resumes", &S::resumes},
       field{"suspends", &S::suspends}, field{"completes", &S::completes},
       field{"finish", &S::finish}};
@@ -127,104 +115,44 @@ struct object_fields<policy::lease::lease_record<T, C>> {
       field{"rejection", &R::rejection}, field{"generation", &R::generation}};
 };
 
-template <time_value T>
-void write_config(json_writer& w, const policy::lease::scheduler_config<T>& c) {
-  w.key("config").begin_object();
-  w.key("backfill")
-      .begin_object()
-      .member("mode", name_of(c.backfill.kind))
-      .member("reservations", c.backfill.reservations)
-      .end_object();
-  w.member("suspend", name_of(c.suspend));
-  w.member("migrate", name_of(c.migrate));
-  w.member("suspend_rate_mb_s", c.suspend_rate_mb_s);
-  w.member("resume_rate_mb_s", c.resume_rate_mb_s);
-  w.member("network_mb_s", c.network_mb_s);
-  w.member("in_vms", c.in_vms);
-  w.member("runtime_slowdown_percent", c.runtime_slowdown_percent);
-  w.member("boot_shutdown", c.boot_shutdown);
-  write_optional(w, "minimum_run", c.minimum_run);
-  w.member("reserve_disk_for_memory_state", c.reserve_disk_for_memory_state);
-  w.member("strong_guarantee", c.strong_guarantee);
-  w.member("retire_finished", c.retire_finished);
-  w.key("layout").begin_object().member("memory", c.layout.memory);
-  write_optional(w, "disk", c.layout.disk);
-  w.end_object();
-  w.member("replan", name_of(c.replan));
-  w.member("migration_booking", name_of(c.migration_booking));
-  w.member("stretch_reservations", c.stretch_reservations);
-  w.member("overhead_per_vm", c.overhead_per_vm);
-  w.member("reservation_overhead_inside", c.reservation_overhead_inside);
-  w.member("shutdown_after_early_end", c.shutdown_after_early_end);
-  write_optional(w, "suspend_time_fixed", c.suspend_time_fixed);
-  write_optional(w, "resume_time_fixed", c.resume_time_fixed);
-  w.end_object();
-}
+template <>
+struct object_fields<policy::lease::backfilling> {
+  using B = policy::lease::backfilling;
+  static constexpr std::tuple fields{field{"mode", &B::kind},
+                                     field{"reservations", &B::reservations}};
+};
+
+template <>
+struct object_fields<resource_layout> {
+  static constexpr std::tuple fields{field{"memory", &resource_layout::memory},
+                                     field{"disk", &resource_layout::disk}};
+};
 
 template <time_value T>
-[[nodiscard]] policy::lease::scheduler_config<T> read_config(const json_value& v) {
-  v.only_members({"backfill",
-                  "suspend",
-                  "migrate",
-                  "suspend_rate_mb_s",
-                  "resume_rate_mb_s",
-                  "network_mb_s",
-                  "in_vms",
-                  "runtime_slowdown_percent",
-                  "boot_shutdown",
-                  "minimum_run",
-                  "reserve_disk_for_memory_state",
-                  "strong_guarantee",
-                  "retire_finished",
-                  "layout",
-                  "replan",
-                  "migration_booking",
-                  "stretch_reservations",
-                  "overhead_per_vm",
-                  "reservation_overhead_inside",
-                  "shutdown_after_early_end",
-                  "suspend_time_fixed",
-                  "resume_time_fixed"});
-  policy::lease::scheduler_config<T> c;
-  const json_value& b = v.at("backfill");
-  b.only_members({"mode", "reservations"});
-  c.backfill.kind = read_enum<policy::lease::backfilling::mode>(b.at("mode"));
-  c.backfill.reservations = b.at("reservations").as_integer<std::size_t>();
-  c.suspend = read_enum<policy::lease::suspension>(v.at("suspend"));
-  c.migrate = read_enum<policy::lease::migration>(v.at("migrate"));
-  c.suspend_rate_mb_s = v.at("suspend_rate_mb_s").as_double();
-  c.resume_rate_mb_s = v.at("resume_rate_mb_s").as_double();
-  c.network_mb_s = v.at("network_mb_s").as_double();
-  c.in_vms = v.at("in_vms").as_bool();
-  c.runtime_slowdown_percent = v.at("runtime_slowdown_percent").as_integer<std::int64_t>();
-  c.boot_shutdown = v.at("boot_shutdown").as_integer<T>();
-  c.minimum_run = read_optional<T>(v.at("minimum_run"));
-  c.reserve_disk_for_memory_state = v.at("reserve_disk_for_memory_state").as_bool();
-  c.strong_guarantee = v.at("strong_guarantee").as_bool();
-  // Absent in checkpoints written before finished leases could be retired.
-  if (const json_value* retire = v.find("retire_finished")) c.retire_finished = retire->as_bool();
-  // Absent in checkpoints written before any resource vector was allowed: Haizea's layout.
-  if (const json_value* layout = v.find("layout")) {
-    layout->only_members({"memory", "disk"});
-    c.layout.memory = layout->at("memory").as_integer<std::size_t>();
-    c.layout.disk = read_optional<std::size_t>(layout->at("disk"));
-  }
-  // Absent in checkpoints written before Haizea's own choices were options: all off.
-  if (const json_value* r = v.find("replan")) c.replan = read_enum<policy::lease::replanning>(*r);
-  if (const json_value* m = v.find("migration_booking"))
-    c.migration_booking = read_enum<policy::lease::migration_step>(*m);
-  auto flag = [&](const char* name, bool& field) {
-    if (const json_value* f = v.find(name)) field = f->as_bool();
-  };
-  flag("stretch_reservations", c.stretch_reservations);
-  flag("overhead_per_vm", c.overhead_per_vm);
-  flag("reservation_overhead_inside", c.reservation_overhead_inside);
-  flag("shutdown_after_early_end", c.shutdown_after_early_end);
-  if (const json_value* f = v.find("suspend_time_fixed"))
-    c.suspend_time_fixed = read_optional<T>(*f);
-  if (const json_value* f = v.find("resume_time_fixed")) c.resume_time_fixed = read_optional<T>(*f);
-  return c;
-}
+struct object_fields<policy::lease::scheduler_config<T>> {
+  using C = policy::lease::scheduler_config<T>;
+  static constexpr bool older = absent_in_older_checkpoints;
+  static constexpr std::tuple fields{
+      field{"backfill", &C::backfill}, field{"suspend", &C::suspend}, field{"migrate", &C::migrate},
+      field{"suspend_rate_mb_s", &C::suspend_rate_mb_s},
+      field{"resume_rate_mb_s", &C::resume_rate_mb_s}, field{"network_mb_s", &C::network_mb_s},
+      field{"in_vms", &C::in_vms}, field{"runtime_slowdown_percent", &C::runtime_slowdown_percent},
+      field{"boot_shutdown", &C::boot_shutdown}, field{"minimum_run", &C::minimum_run},
+      field{"reserve_disk_for_memory_state", &C::reserve_disk_for_memory_state},
+      field{"strong_guarantee", &C::strong_guarantee},
+      // Absent in checkpoints written before finished leases could be retired.
+      field{"retire_finished", &C::retire_finished, older},
+      // Absent in checkpoints written before any resource vector was allowed: Haizea's layout.
+      field{"layout", &C::layout, older},
+      // Absent in checkpoints written before Haizea's own choices were options: all off.
+      field{"replan", &C::replan, older}, field{"migration_booking", &C::migration_booking, older},
+      field{"stretch_reservations", &C::stretch_reservations, older},
+      field{"overhead_per_vm", &C::overhead_per_vm, older},
+      field{"reservation_overhead_inside", &C::reservation_overhead_inside, older},
+      field{"shutdown_after_early_end", &C::shutdown_after_early_end, older},
+      field{"suspend_time_fixed", &C::suspend_time_fixed, older},
+      field{"resume_time_fixed", &C::resume_time_fixed, older}};
+};
 
 // The scheduler's state (policy/lease/scheduler_state.hpp, from export_state()). The queue,
 // the pending events and the leases on each node follow from the records; they are written
@@ -234,7 +162,7 @@ template <class State>
 void write_scheduler_state(json_writer& w, const State& state,
                            const std::vector<std::uint64_t>& queue) {
   using T = typename State::time_type;
-  write_config(w, state.config);
+  write_value(w.key("config"), state.config);
   w.member("now", state.now);
   w.key("table").begin_object();
   write_slot_table_body(w, state.table);
@@ -274,7 +202,7 @@ S read_scheduler_state(const json_value& doc, const Make& make, Prep prep) {
   using T = typename S::time_type;
   using A = typename S::table_type::node_type;
   using policy::lease::lease_state;
-  auto config = read_config<T>(doc.at("config"));
+  auto config = read_value<policy::lease::scheduler_config<T>>(doc.at("config"));
   const T now = doc.at("now").as_integer<T>();
   const json_value& table_doc = doc.at("table");
   table_doc.only_members({"per_node_total", "origin", "nodes"});

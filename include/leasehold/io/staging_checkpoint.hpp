@@ -29,21 +29,16 @@ namespace leasehold::io {
 namespace detail {
 
 template <>
-struct enum_names<policy::staging::eviction_policy> {
-  static constexpr std::string_view names[] = {"lru", "lfu"};
-};
+inline constexpr name_array<2> enum_names<policy::staging::eviction_policy>{"lru", "lfu"};
 template <>
-struct enum_names<policy::staging::transfer_mechanism> {
-  static constexpr std::string_view names[] = {"multicast", "unicast"};
-};
+inline constexpr name_array<2> enum_names<policy::staging::transfer_mechanism>{"multicast",
+                                                                               "unicast"};
 template <>
-struct enum_names<policy::staging::deadline_placement> {
-  static constexpr std::string_view names[] = {"as_late_as_possible", "as_early_as_possible"};
-};
+inline constexpr name_array<2> enum_names<policy::staging::deadline_placement>{
+    "as_late_as_possible", "as_early_as_possible"};
 template <>
-struct enum_names<policy::staging::piggybacking> {
-  static constexpr std::string_view names[] = {"same_node", "join_multicast"};
-};
+inline constexpr name_array<2> enum_names<policy::staging::piggybacking>{"same_node",
+                                                                         "join_multicast"};
 
 template <>
 struct object_fields<policy::staging::staging_config> {
@@ -66,6 +61,14 @@ struct object_fields<policy::staging::staging_stats> {
 };
 
 template <time_value T>
+struct object_fields<policy::lease::transfer_notice<T>> {
+  using N = policy::lease::transfer_notice<T>;
+  static constexpr std::tuple fields{field{"transfer", &N::transfer}, field{"image", &N::image},
+                                     field{"size_mb", &N::size_mb},   field{"nodes", &N::nodes},
+                                     field{"span", &N::span},         field{"leases", &N::leases}};
+};
+
+template <time_value T>
 struct object_fields<policy::staging::staging_hold<T>> {
   using H = policy::staging::staging_hold<T>;
   static constexpr std::tuple fields{field{"lease", &H::lease},
@@ -75,14 +78,6 @@ struct object_fields<policy::staging::staging_hold<T>> {
                                      field{"hits", &H::hits},
                                      field{"misses", &H::misses},
                                      field{"piggybacks", &H::piggybacks}};
-};
-
-template <time_value T>
-struct object_fields<policy::lease::transfer_notice<T>> {
-  using N = policy::lease::transfer_notice<T>;
-  static constexpr std::tuple fields{field{"transfer", &N::transfer}, field{"image", &N::image},
-                                     field{"size_mb", &N::size_mb},   field{"nodes", &N::nodes},
-                                     field{"span", &N::span},         field{"leases", &N::leases}};
 };
 
 // An image transfer's members but its users, in two parts: the reader checks the first

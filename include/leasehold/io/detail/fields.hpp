@@ -6,6 +6,7 @@
 // enum_names, and its structs by specialising object_fields: the one list that both the
 // writer and the reader follow, so a member's name, its place and its codec are written once.
 
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <initializer_list>
@@ -24,38 +25,31 @@
 
 namespace leasehold::io::detail {
 
+template <std::size_t N>
+using name_array = std::array<std::string_view, N>;
+
+// Specialised by each checkpoint header for its enumerations: `template <> inline constexpr
+// name_array<N> enum_names<E>{...}`, the names in enumerator order (each specialisation has its
+// own array type; the empty primary only marks an enumeration nobody named).
 template <class E>
-struct enum_names;
+inline constexpr name_array<0> enum_names{};
 
 template <class E>
 [[nodiscard]] std::string_view name_of(E e) {
-  return enum_names<E>::names[static_cast<std::size_t>(e)];
+  static_assert(!enum_names<E>.empty(), "enum_names: no names for this enumeration");
+  return enum_names<E>[static_cast<std::size_t>(e)];
 }
 
 template <class E>
 [[nodiscard]] E read_enum(const json_value& v) {
+  static_assert(!enum_names<E>.empty(), "enum_names: no names for this enumeration");
   const std::string& text = v.as_string();
-  const auto& names = enum_names<E>::names;
+  const auto& names = enum_names<E>;
   for (std::size_t i = 0; i < std::size(names); ++i)
     if (names[i] == text) return static_cast<E>(i);
   std::string known;
   for (std::string_view n : names) known += (known.empty() ? "" : ", ") + std::string(n);
   v.fail("unknown value \"" + text + "\" (expected one of " + known + ")");
-}
-
-template <class T>
-void write_optional(json_writer& w, std::string_view name, const std::optional<T>& v) {
-  w.key(name);
-  if (v)
-    w.value(*v);
-  else
-    w.null();
-}
-
-template <class T>
-[[nodiscard]] std::optional<T> read_optional(const json_value& v) {
-  if (v.is_null()) return std::nullopt;
-  return v.as_integer<T>();
 }
 
 template <time_value T>
