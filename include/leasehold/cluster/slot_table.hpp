@@ -86,9 +86,9 @@ struct ready_now {};
 template <availability A>
 class slot_table {
  public:
-  using node_type = A;
   using time_type = typename A::time_type;
   using capacity_type = typename A::capacity_type;
+  using node_type = A;
   using request_type = gang_request<time_type, capacity_type>;
   using placement_type = placement<time_type, capacity_type>;
 
@@ -219,34 +219,13 @@ class slot_table {
                                                                    Preference preference = {},
                                                                    Ready ready = {}) const {
     const gang_query q = check_gang(r);
-    if (q.starts.empty()) return std::nullopt;
     std::vector<std::optional<time_type>> fits_from(nodes_.size());
-    time_type candidate = q.starts.first;
-    while (true) {
-      // Quick rejection and a jump: the sum over nodes must hold n x per_node.
-      const auto aggregate_start = aggregate_fit_from(q, candidate);
-      if (!aggregate_start) return std::nullopt;
-      candidate = *aggregate_start;
-      std::size_t finite = 0;
-      for (std::size_t i = 0; i < nodes_.size(); ++i) {
-        fits_from[i] = node_fit_from(q, i, candidate, ready);
-        if (fits_from[i]) ++finite;
-      }
-      if (finite < r.nodes) return std::nullopt;
-      // Any start that n nodes share is at least the n-th smallest per-node earliest start.
-      std::vector<time_type> earliest;
-      earliest.reserve(finite);
-      for (const auto& e : fits_from)
-        if (e) earliest.push_back(*e);
-      const auto nth = earliest.begin() + static_cast<std::ptrdiff_t>(r.nodes - 1);
-      std::nth_element(earliest.begin(), nth, earliest.end());
-      if (*nth == candidate) break;
-      candidate = *nth;
-    }
+    const std::optional<time_type> start = scan_rounds(q, ready, fits_from);
+    if (!start) return std::nullopt;
     std::vector<std::size_t> free_nodes;
     for (std::size_t i = 0; i < nodes_.size(); ++i)
-      if (fits_from[i] && *fits_from[i] == candidate) free_nodes.push_back(i);
-    return place(std::move(free_nodes), r, preference, candidate);
+      if (fits_from[i] && *fits_from[i] == *start) free_nodes.push_back(i);
+    return place(std::move(free_nodes), r, preference, *start);
   }
 
   // The nodes on which `amount` is free throughout `span`, in increasing id order.
@@ -315,14 +294,7 @@ class slot_table {
         throw insufficient_capacity(leasehold::detail::describe(
             "slot_table reserve ", p, ": node ", i, " has only ", free, " free over ", p.span));
     }
-    apply(
-        p,
-        [](A& profile, interval<time_type> span, const capacity_type& amount) {
-          profile.reserve(span, amount);
-        },
-        [](A& profile, interval<time_type> span, const capacity_type& amount) {
-          profile.release(span, amount);
-        });
+    apply(p, book, unbook);
     bounds_after_reserve(p.span, p.nodes);
   }
 
@@ -332,14 +304,7 @@ class slot_table {
   void release(const placement_type& p) {
     check_placement("release", p);
     try {
-      apply(
-          p,
-          [](A& profile, interval<time_type> span, const capacity_type& amount) {
-            profile.release(span, amount);
-          },
-          [](A& profile, interval<time_type> span, const capacity_type& amount) {
-            profile.reserve(span, amount);
-          });
+      apply(p, unbook, book);
     } catch (const invalid_release& e) {
       throw invalid_release(leasehold::detail::describe("slot_table release ", p, ": ", e.what()));
     }
@@ -355,16 +320,12 @@ class slot_table {
   void undo_reserve(
       interval<time_type> span, const capacity_type& per_node,
       std::span<const std::size_t> nodes) noexcept requires detail::nothrow_rollback<A> {
-    aggregate_.release(span, detail::scaled(per_node, nodes.size()));
-    for (std::size_t k = nodes.size(); k > 0; --k) nodes_[nodes[k - 1]].release(span, per_node);
-    bounds_after_release(span, nodes);
+    change_back<false>(span, per_node, nodes);
   }
   void undo_release(
       interval<time_type> span, const capacity_type& per_node,
       std::span<const std::size_t> nodes) noexcept requires detail::nothrow_rollback<A> {
-    aggregate_.reserve(span, detail::scaled(per_node, nodes.size()));
-    for (std::size_t k = nodes.size(); k > 0; --k) nodes_[nodes[k - 1]].reserve(span, per_node);
-    bounds_after_reserve(span, nodes);
+    change_back<true>(span, per_node, nodes);
   }
 
   // Moves every profile's origin to t (see availability::advance_to).
@@ -463,6 +424,59 @@ class slot_table {
                 request<time_type, capacity_type>{r.per_node, r.duration, r.window},
                 per_node_total_, origin()),
             detail::scaled(r.per_node, r.nodes)};
+  }
+
+  // The two changes every booking path makes to a profile (apply's change and undo).
+  static void book(A& profile, interval<time_type> span, const capacity_type& amount) {
+    profile.reserve(span, amount);
+  }
+  static void unbook(A& profile, interval<time_type> span, const capacity_type& amount) {
+    profile.release(span, amount);
+  }
+
+  // The inverse change of undo_reserve (Reserve = false) or undo_release (Reserve = true): the
+  // aggregate first and the nodes backwards, as the call being undone changed them in the
+  // opposite order; nothing here can throw on a nothrow_rollback backend (see undo_reserve).
+  template <bool Reserve>
+  void change_back(interval<time_type> span, const capacity_type& per_node,
+                   std::span<const std::size_t> nodes) noexcept {
+    constexpr auto change = Reserve ? book : unbook;
+    change(aggregate_, span, detail::scaled(per_node, nodes.size()));
+    for (std::size_t k = nodes.size(); k > 0; --k) change(nodes_[nodes[k - 1]], span, per_node);
+    if constexpr (Reserve)
+      bounds_after_reserve(span, nodes);
+    else
+      bounds_after_release(span, nodes);
+  }
+
+  // earliest_fit_by_scan's rounds: the earliest start that q.r.nodes nodes share, with every
+  // node's earliest fit from it left in fits_from; nullopt when there is none.
+  template <class Ready>
+  std::optional<time_type> scan_rounds(const gang_query& q, Ready ready,
+                                       std::vector<std::optional<time_type>>& fits_from) const {
+    if (q.starts.empty()) return std::nullopt;
+    time_type candidate = q.starts.first;
+    while (true) {
+      // Quick rejection and a jump: the sum over nodes must hold n x per_node.
+      const auto aggregate_start = aggregate_fit_from(q, candidate);
+      if (!aggregate_start) return std::nullopt;
+      candidate = *aggregate_start;
+      std::size_t finite = 0;
+      for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        fits_from[i] = node_fit_from(q, i, candidate, ready);
+        if (fits_from[i]) ++finite;
+      }
+      if (finite < q.r.nodes) return std::nullopt;
+      // Any start that n nodes share is at least the n-th smallest per-node earliest start.
+      std::vector<time_type> earliest;
+      earliest.reserve(finite);
+      for (const auto& e : fits_from)
+        if (e) earliest.push_back(*e);
+      const auto nth = earliest.begin() + static_cast<std::ptrdiff_t>(q.r.nodes - 1);
+      std::nth_element(earliest.begin(), nth, earliest.end());
+      if (*nth == candidate) return candidate;
+      candidate = *nth;
+    }
   }
 
   void check_placement(const char* operation, const placement_type& p) const {

@@ -60,29 +60,20 @@ class deferred_events final : public lease_observer<T> {
   void replay(lease_observer<T>& to) const {
     for (const event_record& e : events_) {
       switch (e.what) {
-        case kind::ready:
-          to.on_ready(e.id, e.at, e.nodes);
-          break;
         case kind::suspended:
           to.on_suspended(e.id, e.at);
-          break;
-        case kind::resumed:
-          to.on_resumed(e.id, e.at, e.nodes);
           break;
         case kind::ended:
           to.on_ended(e.id, e.at);
           break;
-        case kind::rejected:
-          to.on_rejected(e.id, e.at, e.reason);
-          break;
         case kind::requeued:
           to.on_requeued(e.id, e.at);
           break;
-        case kind::migrated:
-          to.on_migrated(e.id, e.at, e.from, e.nodes, e.span);
+        case kind::ready:
+          to.on_ready(e.id, e.at, e.nodes);
           break;
-        case kind::resuming:
-          to.on_resuming(e.id, e.nodes, e.span);
+        case kind::resumed:
+          to.on_resumed(e.id, e.at, e.nodes);
           break;
         case kind::transfer_started:
           to.on_transfer_started(*e.transfer);
@@ -92,6 +83,15 @@ class deferred_events final : public lease_observer<T> {
           break;
         case kind::transfer_finished:
           to.on_transfer_finished(*e.transfer);
+          break;
+        case kind::rejected:
+          to.on_rejected(e.id, e.at, e.reason);
+          break;
+        case kind::migrated:
+          to.on_migrated(e.id, e.at, e.from, e.nodes, e.span);
+          break;
+        case kind::resuming:
+          to.on_resuming(e.id, e.nodes, e.span);
           break;
       }
     }
