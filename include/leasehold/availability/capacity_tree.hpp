@@ -50,12 +50,7 @@ namespace leasehold {
 template <time_value T = std::int64_t, capacity_value C = std::int64_t>
 class capacity_tree : public detail::profile_types<T, C> {
  public:
-  explicit capacity_tree(C total, T origin = 0) : total_(total) {
-    detail::check_profile("capacity_tree", total, origin);
-    root_ = pool_.create(origin, forever<T>, C{}, nullptr);
-    node* all = pool_.create(origin, forever<T>, total, root_);
-    root_->children.insert_unique(*all);
-  }
+  explicit capacity_tree(C total, T origin = 0) : total_(total), root_(plant(total, origin)) {}
 
   capacity_tree(const capacity_tree& other) : total_(other.total_) {
     try {
@@ -746,6 +741,16 @@ class capacity_tree : public detail::profile_types<T, C> {
   void clear() noexcept {
     if (root_ != nullptr) dispose_subtree(root_);
     root_ = nullptr;
+  }
+
+  // A fresh tree: the root floor at 0 over [origin, forever) holding one block of everything.
+  // Called from the constructor's member initialisers, after pool_ (declared before root_).
+  node* plant(C total, T origin) {
+    detail::check_profile("capacity_tree", total, origin);
+    node* root = pool_.create(origin, forever<T>, C{}, nullptr);
+    node* all = pool_.create(origin, forever<T>, total, root);
+    root->children.insert_unique(*all);
+    return root;
   }
 
   void copy_from(const capacity_tree& other) {

@@ -23,13 +23,14 @@ namespace leasehold::policy::lease {
 
 template <class A>
 struct scheduler_state {
-  using time_type = typename A::time_type;
-  using capacity_type = typename A::capacity_type;
+  using table_type = cluster::slot_table<A>;
+  using time_type = typename table_type::time_type;
+  using capacity_type = typename table_type::capacity_type;
   using record_type = lease_record<time_type, capacity_type>;
 
   scheduler_config<time_type> config;
   time_type now{};  // the scheduler's clock; equal to the slot table's origin
-  cluster::slot_table<A> table;
+  table_type table;
   // Every lease the scheduler knows (with config.retire_finished, the live ones), by id.
   std::vector<record_type> leases;
   // Best-effort leases holding a booking for a future begin (a backfilling reservation,

@@ -33,6 +33,14 @@
 
 namespace leasehold::policy::pilot {
 
+template <time_value T = std::int64_t>
+struct dispatch_config {
+  // How long a block must have been without work before it is released early; it damps the
+  // effect of transients in the submission pattern, as the Coaster Service's shutdown delay does.
+  // Zero releases a block the moment nothing queued fits it. Not negative.
+  T idle_release_delay = 60;
+};
+
 // A job of the many-task workload: one worker (core), at most `walltime` ticks.
 template <time_value T = std::int64_t>
 struct pilot_job {
@@ -42,12 +50,14 @@ struct pilot_job {
   friend bool operator==(const pilot_job&, const pilot_job&) = default;
 };
 
+// A block as the dispatcher sees it: `workers` workers usable over `usable`.
 template <time_value T = std::int64_t>
-struct dispatch_config {
-  // How long a block must have been without work before it is released early; it damps the
-  // effect of transients in the submission pattern, as the Coaster Service's shutdown delay does.
-  // Zero releases a block the moment nothing queued fits it. Not negative.
-  T idle_release_delay = 60;
+struct worker_block {
+  std::uint64_t id = 0;
+  interval<T> usable{};
+  std::int64_t workers = 0;
+
+  friend bool operator==(const worker_block&, const worker_block&) = default;
 };
 
 // A job put on a worker: it may run on worker `worker` of block `block` from `start` for at most
@@ -61,16 +71,6 @@ struct assignment {
   T start{};
 
   friend bool operator==(const assignment&, const assignment&) = default;
-};
-
-// A block as the dispatcher sees it: `workers` workers usable over `usable`.
-template <time_value T = std::int64_t>
-struct worker_block {
-  std::uint64_t id = 0;
-  interval<T> usable{};
-  std::int64_t workers = 0;
-
-  friend bool operator==(const worker_block&, const worker_block&) = default;
 };
 
 template <time_value T = std::int64_t>

@@ -57,8 +57,7 @@
 
 namespace leasehold::policy::staging {
 
-template <availability Link = free_list<std::int64_t, std::int64_t>>
-requires std::same_as<typename Link::capacity_type, std::int64_t>
+template <link_profile Link = free_list<std::int64_t, std::int64_t>>
 class image_staging {
  public:
   using time_type = typename Link::time_type;

@@ -11,6 +11,7 @@
 // (§4.2.1, Hybrid) likewise books a resource slot on the link for each transfer.
 
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -26,8 +27,11 @@
 
 namespace leasehold::policy::staging {
 
-template <availability A = free_list<std::int64_t, std::int64_t>>
-requires std::same_as<typename A::capacity_type, std::int64_t>
+// A profile that can be a repository link's: an availability of whole KB/s (std::int64_t).
+template <class A>
+concept link_profile = availability<A> && std::same_as<typename A::capacity_type, std::int64_t>;
+
+template <link_profile A = free_list<std::int64_t, std::int64_t>>
 class repository_link {
  public:
   using time_type = typename A::time_type;

@@ -40,10 +40,9 @@ template <time_value T = std::int64_t>
 struct adaptive_terms {
   std::uint64_t id = 0;
   T submit{};
-  std::int64_t r_min = 1;
-  std::int64_t r_max = 1;
-  T t_min{};     // duration on r_max resources
-  T t_max{};     // duration on r_min resources
+  std::int64_t r_min = 1, r_max = 1;  // resources: at least r_min, at most r_max
+  T t_min{};                          // duration on r_max resources
+  T t_max{};                          // duration on r_min resources
   double c = 0;  // f_mol(R) = k - c * R (informative; duration_for computes exactly)
   double k = 0;
   T deadline{};  // absolute: the request must finish by then
