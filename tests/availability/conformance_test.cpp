@@ -313,7 +313,6 @@ namespace {
 template <class T, class C>
 void round_to_slots(leasehold::testing::differential_config<T, C>& config, T dt,
                     std::size_t slots) {
-  config.check_latest_fit = false;
   const auto down = [dt](T t) {
     T remainder = static_cast<T>(t % dt);
     if (remainder < 0) remainder = static_cast<T>(remainder + dt);

@@ -35,10 +35,11 @@ inline std::size_t random_ops_per_seed(std::size_t fallback) {
 
 // How a differential run draws its inputs. Times are drawn inside [origin, origin + span),
 // amounts by `draw_amount`. `round_span` lets a slotted backend's oracle see its own rounding.
-// `round_request` does the same for earliest_fit: given the request and the current origin, it
-// returns the request the oracle must answer to give the backend's answer (slot-aligned
-// window, duration rounded up to whole slots, window end clamped to a fixed horizon), or
-// nullopt when the backend has no admissible start at all, so that its answer must be nullopt.
+// `round_request` does the same for earliest_fit and latest_fit: given the request and the
+// current origin, it returns the request the oracle must answer to give the backend's answer
+// (slot-aligned window, duration rounded up to whole slots, window end clamped to a fixed
+// horizon), or nullopt when the backend has no admissible start at all, so that its answer
+// must be nullopt.
 template <class T, class C>
 struct differential_config {
   C total;
@@ -49,9 +50,6 @@ struct differential_config {
   std::function<interval<T>(interval<T>)> round_span = [](interval<T> s) { return s; };
   std::function<std::optional<request<T, C>>(const request<T, C>&, T)> round_request =
       [](const request<T, C>& r, T) { return std::optional<request<T, C>>(r); };
-  // Whether leasehold::latest_fit is compared too: exact backends only (a slotted backend's
-  // latest fit from its blocks is not slot-aligned, so no rounded request matches it).
-  bool check_latest_fit = true;
 };
 
 template <class Backend, class Oracle>
@@ -113,10 +111,12 @@ std::size_t run_differential(std::uint64_t seed, std::size_t operations, Backend
              << (expected ? std::to_string(*expected) : "nullopt") << ", backend " << name_of(have)
              << ' ' << (got ? std::to_string(*got) : "nullopt");
         fail(op, what.str());
-      } else if (config.check_latest_fit) {
-        // The mirror question on the same request (the oracle answers it by brute force).
+      } else {
+        // The mirror question on the same request, rounded as for earliest_fit (the oracle
+        // answers it by brute force).
         std::optional<T> latest_expected, latest_got;
-        const outcome latest_want = outcome_of([&] { latest_expected = oracle.latest_fit(r); });
+        const outcome latest_want =
+            asked ? outcome_of([&] { latest_expected = oracle.latest_fit(*asked); }) : outcome::ok;
         const outcome latest_have =
             outcome_of([&] { latest_got = leasehold::latest_fit(backend, r); });
         if (latest_want != latest_have || latest_expected != latest_got) {

@@ -116,6 +116,38 @@ TEST_CASE("slotted_ring: earliest_fit answers slot-aligned starts") {
   profile.validate();
 }
 
+TEST_CASE("slotted_ring: latest_fit answers slot-aligned starts, walking back") {
+  using T = std::int64_t;
+  ring profile(8, 10, 10);                             // horizon [0, 100)
+  CHECK(profile.latest_fit({8, 15, {3, 100}}) == 80);  // [80, 95) in slots 8 and 9
+  CHECK(profile.latest_fit({8, 15, {0, 94}}) == 70);   // 80 + 15 > 94
+  CHECK(profile.latest_fit({8, 100}) == 0);            // the whole horizon
+  CHECK(profile.latest_fit({8, 101}) == std::nullopt);
+  CHECK(profile.latest_fit({8, 5, {3, forever<T>}}) == 90);    // the horizon bounds it
+  CHECK(profile.latest_fit({8, 5, {3, 12}}) == std::nullopt);  // no aligned start in [3, 7]
+  CHECK(profile.latest_fit({8, 5, {3, 15}}) == 10);
+
+  profile.reserve({20, 30}, 5);                                 // [20, 30): 3 free
+  profile.reserve({50, 51}, 8);                                 // [50, 60): nothing free
+  CHECK(profile.latest_fit({4, 11}) == 80);                     // 2 slots: [80, 100)
+  CHECK(profile.latest_fit({4, 21}) == 70);                     // 3 slots: [70, 100)
+  CHECK(profile.latest_fit({4, 21, {0, 80}}) == std::nullopt);  // [30, 50), [0, 20): 2 slots
+  CHECK(profile.latest_fit({4, 20, {1, 60}}) == 30);            // [40, 60) meets [50, 60)
+  CHECK(profile.latest_fit({4, 20, {1, 30}}) == std::nullopt);  // 10 would need [10, 30)
+  CHECK(profile.latest_fit({3, 50}) == 0);                      // only [0, 50) is 5 slots
+  CHECK(profile.latest_fit({1, 40}) == 60);
+  CHECK(profile.latest_fit({1, 41}) == 0);
+  CHECK(profile.latest_fit({1, 5, {100, 200}}) == std::nullopt);  // past the horizon
+  CHECK(profile.latest_fit({1, 5, {-100, -50}}) == std::nullopt);
+  // A malformed request is refused with the call named, and changes nothing.
+  const blocks before = profile.free_blocks();
+  CHECK_THROWS_WITH_AS((void)profile.latest_fit({1, 0}), doctest::Contains("latest_fit"),
+                       invalid_request);
+  CHECK_THROWS_AS((void)profile.latest_fit({9, 5}), invalid_request);  // more than the total
+  CHECK(profile.free_blocks() == before);
+  profile.validate();
+}
+
 TEST_CASE("slotted_ring: advance_to turns the ring across its wrap-around") {
   ring profile(4, 10, 5);  // horizon [0, 50), five slots
   profile.reserve({0, 10}, 1);

@@ -131,6 +131,48 @@ class capacity_tree : public detail::profile_types<T, C> {
     }
   }
 
+  // The mirror of earliest_fit: children visited in reverse time order, spans clipped to the
+  // window, so the first node found reaches latest and its latest start is the clipped end
+  // minus the duration. Reverse pre-order meets ends in non-increasing order: a node's
+  // descendants end by its end, and after every earlier sibling's.
+  [[nodiscard]] std::optional<T> latest_fit(const request<T, C>& r) const {
+    const auto starts = detail::check_request(r, total_, origin(), "latest_fit");
+    if (starts.empty()) return std::nullopt;
+    // Compared without differences, which could overflow T: a clipped end is at least
+    // shortest_end (<= the window's end) before the duration is taken from it.
+    const T window_end = static_cast<T>(starts.last + r.duration);
+    const T shortest_end = static_cast<T>(starts.first + r.duration);
+    const node* n = root_;
+    C level{};
+    auto next = n->children.lower_bound(window_end);  // past the last child that begins in time
+    while (true) {
+      if (next == n->children.begin()) {
+        if (n == root_) return std::nullopt;
+        const node* done = n;  // backtrack: the sibling before the exhausted branch
+        n = n->parent;
+        level = static_cast<C>(level - done->gain);
+        next = n->children.iterator_to(*done);
+        continue;
+      }
+      const node& child = *std::prev(next);
+      const T end = std::min(child.end, window_end);
+      if (end < shortest_end) {  // it, and every earlier sibling, ends too soon
+        next = n->children.begin();
+        continue;
+      }
+      const T start = static_cast<T>(end - r.duration);
+      if (start < child.begin) {
+        --next;  // too short for the job: neither it nor any block inside it can hold it
+        continue;
+      }
+      const C found = static_cast<C>(level + child.gain);
+      if (r.amount <= found) return start;
+      n = &child;
+      level = found;
+      next = n->children.lower_bound(window_end);
+    }
+  }
+
   void reserve(interval<T> span, C amount) {
     detail::check_span("reserve", span, origin());
     detail::check_amount("reserve", amount, total_);

@@ -75,12 +75,13 @@ concept nothrow_rollback_availability = availability<A> && requires {
 
 // latest_fit_availability: `latest_fit(r)` answers the mirror question, the LATEST feasible
 // start s of r (window.begin <= s, s + duration <= window.end, amount free over
-// [s, s + duration)), or nullopt; a window that reaches forever has no latest start and is
-// invalid_request. Why: image transfers are placed "as close as possible to the deadline"
-// (Sotomayor, Keahey & Foster, Haizea §3.2; Overhead Matters' EDF as late as possible).
-// leasehold::latest_fit(a, r) (availability/latest_fit.hpp) answers it for every availability,
-// from free_blocks() when the backend has no faster member.
-//   valid:   free_list<>, reference<>, slotted_ring<>, capacity_tree<>, free_tree<>
+// [s, s + duration)), or nullopt. A window that reaches forever asks for the latest start
+// before forever; a slotted backend answers inside its horizon, slot-aligned. Why: image
+// transfers are placed "as close as possible to the deadline" (Sotomayor, Keahey & Foster,
+// Haizea §3.2; Overhead Matters' EDF as late as possible). leasehold::latest_fit(a, r)
+// (availability/latest_fit.hpp) answers it for every availability, from free_blocks() when the
+// backend has no faster member.
+//   valid:   free_list<>, reference<>, slotted_ring<>, capacity_tree<>
 template <class A>
 concept latest_fit_availability = availability<A> &&
     requires(const A& a, const request<typename A::time_type, typename A::capacity_type>& r) {

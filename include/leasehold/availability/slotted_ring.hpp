@@ -108,6 +108,32 @@ class slotted_ring : public detail::profile_types<T, C> {
     return std::nullopt;
   }
 
+  // The mirror of earliest_fit: the latest slot-aligned start s with s + duration inside the
+  // window and every slot s covers inside the horizon with enough free, found walking back from
+  // the last slot such a start can cover. O(slots scanned).
+  [[nodiscard]] std::optional<T> latest_fit(const request<T, C>& r) const {
+    const auto starts = detail::check_request(r, total_, origin_, "latest_fit");
+    const std::optional<T> last_in_horizon = detail::checked_sub(horizon_end(), r.duration);
+    if (!last_in_horizon) return std::nullopt;
+    const T last = std::min(starts.last, *last_in_horizon);
+    if (last < starts.first) return std::nullopt;
+    std::size_t first_slot = slot_of(starts.first);
+    if (slot_begin(first_slot) < starts.first) ++first_slot;
+    const std::size_t last_slot = slot_of(last);  // the last admissible aligned start
+    if (last_slot < first_slot) return std::nullopt;
+    const std::size_t needed = slots_for(r.duration);
+    // A start in last_slot ends within the horizon (both are slot-aligned), so its slots exist.
+    std::size_t run = 0;  // fitting slots from k on
+    for (std::size_t k = last_slot + needed; k-- > first_slot;) {
+      if (!fits(r.amount, free_[ring_index(k)])) {
+        run = 0;
+        continue;
+      }
+      if (++run >= needed && k <= last_slot) return slot_begin(k);
+    }
+    return std::nullopt;
+  }
+
   void reserve(interval<T> span, C amount) {
     detail::check_span("reserve", span, origin_);
     detail::check_amount("reserve", amount, total_);
