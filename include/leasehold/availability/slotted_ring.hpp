@@ -84,17 +84,9 @@ class slotted_ring : public detail::profile_types<T, C> {
   // Starts are slot-aligned; the booking covers ceil(duration / dt) slots; the horizon end
   // bounds the window (a window ending at forever means "up to the horizon").
   [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
-    const auto starts = detail::check_request(r, total_, origin_);
-    const std::optional<T> last_in_horizon = detail::checked_sub(horizon_end(), r.duration);
-    if (!last_in_horizon) return std::nullopt;
-    const T last = std::min(starts.last, *last_in_horizon);
-    if (last < starts.first) return std::nullopt;
-    // starts.first <= last < horizon end, which is slot-aligned: rounding up cannot overflow.
-    std::size_t first_slot = slot_of(starts.first);
-    if (slot_begin(first_slot) < starts.first) ++first_slot;
-    const std::size_t last_slot = slot_of(last);  // the last admissible aligned start
-    if (last_slot < first_slot) return std::nullopt;
-    const std::size_t needed = slots_for(r.duration);
+    const auto slots = aligned_starts(r, "earliest_fit");
+    if (!slots) return std::nullopt;
+    const auto [first_slot, last_slot, needed] = *slots;
     std::size_t candidate = first_slot;
     std::size_t run = 0;
     for (std::size_t k = first_slot; candidate <= last_slot && k < free_.size(); ++k) {
@@ -112,16 +104,9 @@ class slotted_ring : public detail::profile_types<T, C> {
   // window and every slot s covers inside the horizon with enough free, found walking back from
   // the last slot such a start can cover. O(slots scanned).
   [[nodiscard]] std::optional<T> latest_fit(const request<T, C>& r) const {
-    const auto starts = detail::check_request(r, total_, origin_, "latest_fit");
-    const std::optional<T> last_in_horizon = detail::checked_sub(horizon_end(), r.duration);
-    if (!last_in_horizon) return std::nullopt;
-    const T last = std::min(starts.last, *last_in_horizon);
-    if (last < starts.first) return std::nullopt;
-    std::size_t first_slot = slot_of(starts.first);
-    if (slot_begin(first_slot) < starts.first) ++first_slot;
-    const std::size_t last_slot = slot_of(last);  // the last admissible aligned start
-    if (last_slot < first_slot) return std::nullopt;
-    const std::size_t needed = slots_for(r.duration);
+    const auto slots = aligned_starts(r, "latest_fit");
+    if (!slots) return std::nullopt;
+    const auto [first_slot, last_slot, needed] = *slots;
     // A start in last_slot ends within the horizon (both are slot-aligned), so its slots exist.
     std::size_t run = 0;  // fitting slots from k on
     for (std::size_t k = last_slot + needed; k-- > first_slot;) {
@@ -246,6 +231,30 @@ class slotted_ring : public detail::profile_types<T, C> {
   }
 
   // Index from the origin of the slot holding t (origin <= t).
+  // The slots a request may start in, first_slot to last_slot (its window clamped to the
+  // origin and to the horizon, less the duration), and how many slots a start covers; nullopt
+  // when no slot-aligned start is admissible. Throws invalid_request for a malformed request,
+  // naming `operation`.
+  struct slot_starts {
+    std::size_t first_slot;
+    std::size_t last_slot;
+    std::size_t needed;
+  };
+  [[nodiscard]] std::optional<slot_starts> aligned_starts(const request<T, C>& r,
+                                                          const char* operation) const {
+    const auto starts = detail::check_request(r, total_, origin_, operation);
+    const std::optional<T> last_in_horizon = detail::checked_sub(horizon_end(), r.duration);
+    if (!last_in_horizon) return std::nullopt;
+    const T last = std::min(starts.last, *last_in_horizon);
+    if (last < starts.first) return std::nullopt;
+    // starts.first <= last < horizon end, which is slot-aligned: rounding up cannot overflow.
+    std::size_t first_slot = slot_of(starts.first);
+    if (slot_begin(first_slot) < starts.first) ++first_slot;
+    const std::size_t last_slot = slot_of(last);  // the last admissible aligned start
+    if (last_slot < first_slot) return std::nullopt;
+    return slot_starts{first_slot, last_slot, slots_for(r.duration)};
+  }
+
   [[nodiscard]] std::size_t slot_of(T t) const noexcept {
     const auto offset = static_cast<unsigned_time>(static_cast<unsigned_time>(t) -
                                                    static_cast<unsigned_time>(origin_));
