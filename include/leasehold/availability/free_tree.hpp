@@ -35,8 +35,8 @@
 // summaries in one pass over its blocks (scan_gap). Which nodes they are is fixed at creation,
 // from a hash of the key (keeps_runs), so updates never allocate beyond the nodes they create,
 // and the undo of a reserve or release gets back exactly the summary blocks it needs. A node
-// is 72 bytes plus 768 / 16 on average (docs/performance.md, "Run summaries on a sparse subset
-// of nodes").
+// is 80 bytes (72 before `pending`) plus 768 / 16 on average (docs/performance.md, "Run summaries
+// on a sparse subset of nodes").
 //
 // Why the run summaries are kept only while searches prune with them (issue 19): a reserve or
 // release changes every block of its span, and keeping the summaries means visiting and
@@ -89,7 +89,7 @@ class free_tree : public detail::profile_types<T, C> {
   static_assert(LevelsPerComponent <= 64, "free_tree: at most 64 thresholds per component");
   using runs_block = std::array<runs_type, level_count>;
   // About one node in summary_spacing keeps run summaries (see keeps_runs): 768 bytes of them
-  // for a scalar's 32 levels, so a node averages 72 + 768 / 16 = 120 bytes rather than 840.
+  // for a scalar's 32 levels, so a node averages 80 + 768 / 16 = 128 bytes rather than 848.
   // 1 in 8 measured a little faster on append and earliest_fit but over 200 bytes per block at
   // 10,000 with the pools' slack; 1 in 32 slower on earliest_fit (docs/performance.md).
   static constexpr std::uint64_t summary_spacing = 16;
@@ -269,11 +269,14 @@ class free_tree : public detail::profile_types<T, C> {
   // Forgets every block that ends by t and cuts the one in force at t.
   void advance_to(T t) {
     detail::check_advance(t, origin());
-    node* past = nullptr;
-    node* rest = nullptr;
-    split(root_, block_at(t)->begin, past, rest);
-    destroy(past);
-    root_ = rest;
+    // Often nothing is dropped (churn advances about as often as a block ends): no split then.
+    if (const T kept = block_at(t)->begin; kept != origin()) {
+      node* past = nullptr;
+      node* rest = nullptr;
+      split(root_, kept, past, rest);
+      destroy(past);
+      root_ = rest;
+    }
     set_first_begin(root_, t);  // still the smallest key: the order is unchanged
     refresh(root_);
   }
@@ -347,8 +350,8 @@ class free_tree : public detail::profile_types<T, C> {
     T begin;  // the block's end is the next block's begin, or forever
     C free;
     // Treap heap order: a parent's is at least its children's. 32 bits, so that it shares a
-    // word with `stale` (a node without run summaries is 72 bytes for 64-bit T and C); the
-    // rare equal priorities only make the shape a little less random.
+    // word with `stale` (a node is 80 bytes for 64-bit T and C); the rare equal priorities
+    // only make the shape a little less random.
     std::uint32_t priority;
     bool stale = false;  // the summary below awaits refresh()
     node* left = nullptr;
@@ -770,14 +773,25 @@ class free_tree : public detail::profile_types<T, C> {
   // blocks to the pools), so undoing a call that just succeeded never allocates (nothrow_rollback).
   template <class Change>
   void change_over(interval<T> span, const C& delta, Change change) {
+    // The free capacity in force at each end, found by the same descent as its block, is what
+    // the new block there starts with (splitting one end leaves the other's unchanged).
+    std::array<std::pair<T, C>, 2> in_force{};
+    std::size_t looked_up = 0;
     detail::split_span_ends(
-        span, [this](T t) { return block_at(t)->begin; },
+        span,
+        [this, &in_force, &looked_up](T t) {
+          const auto [block, free] = block_and_free_at(t);
+          in_force[looked_up++] = {t, free};
+          return block->begin;
+        },
         [this](std::span<const T> ends) {
           pool_.reserve_nodes(ends.size());
           summaries_.reserve_nodes(
               static_cast<std::size_t>(std::ranges::count_if(ends, keeps_runs)));
         },
-        [this](T t) { split_block_at(t); });
+        [this, &in_force](T t) {
+          split_block_at(t, in_force[0].first == t ? in_force[0].second : in_force[1].second);
+        });
     if (!maintained_ && shifts_allowed_)
       shift_span(root_, span, delta, std::numeric_limits<T>::min(), forever<T>);
     else
@@ -787,9 +801,8 @@ class free_tree : public detail::profile_types<T, C> {
     refresh(root_);
   }
 
-  void split_block_at(T t) noexcept {
-    const auto [in_force, free] = block_and_free_at(t);
-    if (in_force->begin == t) return;
+  // t lies inside a block whose free capacity is `free`.
+  void split_block_at(T t, const C& free) noexcept {
     root_ = insert(root_, make_node(t, free));
     ++count_;
   }
@@ -1043,12 +1056,17 @@ class free_tree : public detail::profile_types<T, C> {
     return n;
   }
 
+  // The first block now begins at t: `first` changes along the left spine, and so do the run
+  // summaries there (they hold begins), which only need recomputing where they are maintained.
   void set_first_begin(node* n, T t) noexcept {
-    if (n->left != nullptr)
-      set_first_begin(n->left, t);
-    else
-      n->begin = t;
-    n->stale = true;
+    for (;; n = n->left) {
+      n->first = t;
+      if (maintained_) n->stale = true;
+      if (n->left == nullptr) {
+        n->begin = t;
+        return;
+      }
+    }
   }
 
   void destroy(node* n) noexcept {
