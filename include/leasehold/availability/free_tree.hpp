@@ -777,6 +777,8 @@ class free_tree : public detail::profile_types<T, C> {
     // the new block there starts with (splitting one end leaves the other's unchanged).
     std::array<std::pair<T, C>, 2> in_force{};
     std::size_t looked_up = 0;
+    bool split_begin = false;
+    bool split_end = false;
     detail::split_span_ends(
         span,
         [this, &in_force, &looked_up](T t) {
@@ -789,15 +791,18 @@ class free_tree : public detail::profile_types<T, C> {
           summaries_.reserve_nodes(
               static_cast<std::size_t>(std::ranges::count_if(ends, keeps_runs)));
         },
-        [this, &in_force](T t) {
+        [this, &in_force, &split_begin, &split_end, &span](T t) {
           split_block_at(t, in_force[0].first == t ? in_force[0].second : in_force[1].second);
+          (t == span.begin ? split_begin : split_end) = true;
         });
     if (!maintained_ && shifts_allowed_)
       shift_span(root_, span, delta, std::numeric_limits<T>::min(), forever<T>);
     else
       apply(root_, span, change);
-    if (span.end != forever<T>) merge_with_left(span.end);
-    merge_with_left(span.begin);
+    // An end just split off a block differs from its other half by the (non-zero) change, so
+    // only an end that was a boundary already can merge: a reserve inside free time skips both.
+    if (span.end != forever<T> && !split_end) merge_with_left(span.end);
+    if (!split_begin) merge_with_left(span.begin);
     refresh(root_);
   }
 
