@@ -796,7 +796,7 @@ class free_tree : public detail::profile_types<T, C> {
           (t == span.begin ? split_begin : split_end) = true;
         });
     if (!maintained_ && shifts_allowed_)
-      shift_span(root_, span, delta, std::numeric_limits<T>::min(), forever<T>);
+      shift_span(span, delta);
     else
       apply(root_, span, change);
     // An end just split off a block differs from its other half by the (non-zero) change, so
@@ -865,25 +865,59 @@ class free_tree : public detail::profile_types<T, C> {
 
   // apply() as a shift by delta: a subtree wholly inside the span takes it as pending (its
   // summary moves with it), so only the nodes on the paths to the span's two ends are visited
-  // and recomputed, O(log n). The blocks of n's subtree begin after `prev` and before `next`,
-  // the begins of the blocks around them (the lowest time and forever at the ends): bounds
-  // from the ancestors, because the splits just made may have left n->first stale.
+  // and recomputed, O(log n). Both ends are block begins by now (or span.end is forever): the
+  // descent goes to the node where the two paths part, then down each path, shifting the
+  // subtrees that hang inside the span. It follows keys only, because the splits just made may
+  // have left `first` and the summaries on these paths stale (refresh() comes after).
   //
   // Why the values stay in range: a descent through a node pushes its pending down, so a
   // node's pending plus its ancestors' is the shift applied to its subtree since something
   // last descended through it, a difference of two free capacities, within [-total, total];
   // hence every stored value within [-total, 2 total] (the constructor checks that the
   // component type holds that).
-  void shift_span(node* n, interval<T> span, const C& delta, T prev, T next) noexcept {
-    if (n == nullptr || prev >= span.end || next <= span.begin) return;
-    if (prev >= span.begin && next <= span.end) {
-      shift_subtree(n, delta);
+  void shift_span(interval<T> span, const C& delta) noexcept {
+    node* n = root_;
+    while (n->begin < span.begin || n->begin >= span.end) {  // span.begin is a key: no null
+      visit_for_shift(n);
+      n = n->begin < span.begin ? n->right : n->left;
+    }
+    visit_for_shift(n);
+    n->free = shifted(n->free, delta);
+    for (node* m = n->left; m != nullptr;) {  // the path to span.begin
+      visit_for_shift(m);
+      if (m->begin < span.begin) {
+        m = m->right;
+        continue;
+      }
+      m->free = shifted(m->free, delta);
+      if (m->right != nullptr) shift_subtree(m->right, delta);
+      if (m->begin == span.begin) break;  // all of its left subtree begins before the span
+      m = m->left;
+    }
+    if (n->right == nullptr) return;
+    if (span.end == forever<T>) {
+      shift_subtree(n->right, delta);
       return;
     }
+    for (node* m = n->right; m != nullptr;) {  // the path to span.end
+      visit_for_shift(m);
+      if (m->begin >= span.end) {
+        if (m->begin == span.end) {  // all of its left subtree begins inside the span
+          if (m->left != nullptr) shift_subtree(m->left, delta);
+          break;
+        }
+        m = m->left;
+        continue;
+      }
+      m->free = shifted(m->free, delta);
+      if (m->left != nullptr) shift_subtree(m->left, delta);
+      m = m->right;
+    }
+  }
+
+  // A node on a path of shift_span: its pending goes down, its summary will change.
+  static void visit_for_shift(node* n) noexcept {
     push_down(n);
-    if (n->begin >= span.begin && n->begin < span.end) n->free = shifted(n->free, delta);
-    shift_span(n->left, span, delta, prev, n->begin);
-    shift_span(n->right, span, delta, n->begin, next);
     n->stale = true;
   }
 
