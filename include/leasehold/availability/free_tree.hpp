@@ -596,7 +596,8 @@ class free_tree : public detail::profile_types<T, C> {
   [[nodiscard]] std::optional<interval<T>> long_run(std::size_t level, T from, length_type length,
                                                     std::uint64_t& prunes) const {
     run_seeker seeker{this, level, from, length, level / per_component, thresholds_[level]};
-    const node* hit = seek(root_, block_at(from)->begin, seeker);
+    // Only asked while the summaries are maintained: no shift is owed.
+    const node* hit = seek_in<false>(root_, block_at(from)->begin, seeker, C{});
     prunes += seeker.prunes;
     if (hit != nullptr) return seeker.found;
     if (seeker.open == runs_type::none) return std::nullopt;
@@ -623,7 +624,7 @@ class free_tree : public detail::profile_types<T, C> {
         static_cast<T>(latest + 1));
     T start = run.begin;
     if (!fits(amount, free_in_force(start))) {
-      const node* next = seek(root_, static_cast<T>(start + 1), fitting);
+      const node* next = seek(static_cast<T>(start + 1), fitting);
       if (next == nullptr || next->begin > latest) return std::nullopt;
       start = next->begin;
     }
@@ -635,44 +636,56 @@ class free_tree : public detail::profile_types<T, C> {
             return !fits(amount, shifted(n.free, shift));
           },
           needed_end);
-      const node* stop = seek(root_, static_cast<T>(start + 1), blocking);
+      const node* stop = seek(static_cast<T>(start + 1), blocking);
       if (stop == nullptr || stop->begin >= needed_end) return start;
       ++jumps;
-      const node* next = seek(root_, stop->begin, fitting);
+      const node* next = seek(stop->begin, fitting);
       if (next == nullptr || next->begin > latest) return std::nullopt;
       start = next->begin;
     }
   }
 
-  // Finds, in the subtree of n, the first node with begin >= from that the seeker's visit
-  // accepts, visiting nodes in time order and skipping whole subtrees that may not hit.
-  // `shift` is what n's ancestors still owe it (the sum of their pending).
+  // Finds the first node with begin >= from that the seeker's visit accepts, visiting nodes in
+  // time order and skipping whole subtrees that may not hit. Only a lazy tree can owe shifts;
+  // otherwise the seek is compiled without them (no_shift), as fast as before they existed.
   template <class Seeker>
-  [[nodiscard]] static const node* seek(const node* n, T from, Seeker& seeker, C shift = C{}) {
+  [[nodiscard]] const node* seek(T from, Seeker& seeker) const {
+    if (may_owe_shifts()) return seek_in<true>(root_, from, seeker, C{});
+    return seek_in<false>(root_, from, seeker, C{});
+  }
+
+  [[nodiscard]] bool may_owe_shifts() const noexcept { return !maintained_ && shifts_allowed_; }
+
+  static constexpr C no_shift{};
+
+  // seek in the subtree of n; `shift` is what n's ancestors still owe it (the sum of their
+  // pending), always zero unless Shifts.
+  template <bool Shifts, class Seeker>
+  [[nodiscard]] static const node* seek_in(const node* n, T from, Seeker& seeker, C shift) {
     while (n != nullptr && n->first < from) {
       if (n->begin < from) {
-        shift = shifted(shift, n->pending);
+        if constexpr (Shifts) shift = shifted(shift, n->pending);
         n = n->right;
         continue;
       }
-      const C below = shift + n->pending;
-      if (const node* hit = seek(n->left, from, seeker, below)) return hit;
-      if (seeker.visit(*n, shift)) return n;
-      return seek_all(n->right, seeker, below);
+      const C below = Shifts ? shifted(shift, n->pending) : no_shift;
+      if (const node* hit = seek_in<Shifts>(n->left, from, seeker, below)) return hit;
+      if (seeker.visit(*n, Shifts ? shift : no_shift)) return n;
+      return seek_all<Shifts>(n->right, seeker, below);
     }
-    return seek_all(n, seeker, shift);
+    return seek_all<Shifts>(n, seeker, shift);
   }
 
-  template <class Seeker>
+  template <bool Shifts, class Seeker>
   [[nodiscard]] static const node* seek_all(const node* n, Seeker& seeker, C shift) {
     while (n != nullptr) {
-      if (!seeker.may_hit(*n, shift)) {
-        seeker.skip(*n, shift);
+      if (!seeker.may_hit(*n, Shifts ? shift : no_shift)) {
+        seeker.skip(*n, Shifts ? shift : no_shift);
         return nullptr;
       }
-      const C below = shift + n->pending;
-      if (const node* hit = seek_all(n->left, seeker, below)) return hit;
-      if (seeker.visit(*n, shift)) return n;
+      const C below = Shifts ? shifted(shift, n->pending) : no_shift;
+      if (const node* hit = seek_all<Shifts>(n->left, seeker, below)) return hit;
+      if (seeker.visit(*n, Shifts ? shift : no_shift)) return n;
       n = n->right;
       shift = below;
     }
@@ -683,7 +696,7 @@ class free_tree : public detail::profile_types<T, C> {
   // accepts, or nullptr.
   template <class Seeker>
   [[nodiscard]] const node* first_in(interval<T> span, Seeker& seeker) const {
-    const node* n = seek(root_, block_at(span.begin)->begin, seeker);
+    const node* n = seek(block_at(span.begin)->begin, seeker);
     return n != nullptr && n->begin < span.end ? n : nullptr;
   }
 
@@ -733,6 +746,10 @@ class free_tree : public detail::profile_types<T, C> {
   [[nodiscard]] C free_in_force(T t) const noexcept { return block_and_free_at(t).second; }
 
   [[nodiscard]] std::pair<const node*, C> block_and_free_at(T t) const noexcept {
+    if (!may_owe_shifts()) {
+      const node* found = block_at(t);
+      return {found, found->free};
+    }
     const node* found = nullptr;
     C shift{};
     C found_shift{};
