@@ -35,7 +35,7 @@
 // summaries in one pass over its blocks (scan_gap). Which nodes they are is fixed at creation,
 // from a hash of the key (keeps_runs), so updates never allocate beyond the nodes they create,
 // and the undo of a reserve or release gets back exactly the summary blocks it needs. A node
-// is 72 bytes plus 768 / 16 on average (docs/performance.md, "Run summaries
+// is 80 bytes (72 before `pending`) plus 768 / 16 on average (docs/performance.md, "Run summaries
 // on a sparse subset of nodes").
 //
 // Why the run summaries are kept only while searches prune with them (issue 19): a reserve or
@@ -89,7 +89,7 @@ class free_tree : public detail::profile_types<T, C> {
   static_assert(LevelsPerComponent <= 64, "free_tree: at most 64 thresholds per component");
   using runs_block = std::array<runs_type, level_count>;
   // About one node in summary_spacing keeps run summaries (see keeps_runs): 768 bytes of them
-  // for a scalar's 32 levels, so a node averages 72 + 768 / 16 = 120 bytes rather than 840.
+  // for a scalar's 32 levels, so a node averages 80 + 768 / 16 = 128 bytes rather than 848.
   // 1 in 8 measured a little faster on append and earliest_fit but over 200 bytes per block at
   // 10,000 with the pools' slack; 1 in 32 slower on earliest_fit (docs/performance.md).
   static constexpr std::uint64_t summary_spacing = 16;
@@ -117,9 +117,7 @@ class free_tree : public detail::profile_types<T, C> {
       // most half its maximum; otherwise updates without summaries stay block by block.
       shifts_allowed_ =
           shifts_allowed_ && std::is_signed_v<component_type> &&
-          components::get(total_, i) <= std::numeric_limits<component_type>::max() / 2 &&
-          (!compact_pending ||
-           static_cast<std::intmax_t>(components::get(total_, i)) < (std::intmax_t{1} << 29));
+          components::get(total_, i) <= std::numeric_limits<component_type>::max() / 2;
     }
     maintained_ = level_count > 0;
     root_ = make_node(origin, total);
@@ -347,50 +345,24 @@ class free_tree : public detail::profile_types<T, C> {
   }
 
  private:
-  // The pending shift (see shift_span) and the stale flag. For a scalar capacity the shift
-  // takes 31 bits beside the flag, so that a node stays 72 bytes: 8 more (a full C) measured
-  // about 15 % slower on earliest_fit/free_tree/100000, whose searches wait on memory. The
-  // constructor allows shifts there only for a total below 2^29, so that a shift (within
-  // [-2 total, 2 total]) fits.
-  struct compact_flags {
-    std::uint32_t pending_bits : 31 = 0;  // two's complement in 31 bits
-    bool stale : 1 = false;               // the summary below awaits refresh()
-    [[nodiscard]] C pending() const noexcept {
-      const auto bits = static_cast<std::int64_t>(pending_bits);
-      return static_cast<C>(bits >= (std::int64_t{1} << 30) ? bits - (std::int64_t{1} << 31)
-                                                            : bits);
-    }
-    void set_pending(const C& shift) noexcept {
-      pending_bits = static_cast<std::uint32_t>(static_cast<std::int64_t>(shift)) & 0x7FFF'FFFFu;
-    }
-  };
-  struct wide_flags {
-    C pending_value{};
-    bool stale = false;  // the summary below awaits refresh()
-    [[nodiscard]] const C& pending() const noexcept { return pending_value; }
-    void set_pending(const C& shift) noexcept { pending_value = shift; }
-  };
-  static constexpr bool compact_pending = components::count == 1;
-
   struct node {
     node(T b, C f, std::uint32_t p) noexcept : begin(b), free(f), priority(p) {}
     T begin;  // the block's end is the next block's begin, or forever
     C free;
     // Treap heap order: a parent's is at least its children's. 32 bits, so that it shares a
-    // word with `flags` (a node without run summaries is 72 bytes for 64-bit T and C); the rare
-    // equal priorities only make the shape a little less random.
+    // word with `stale` (a node is 80 bytes for 64-bit T and C); the rare equal priorities
+    // only make the shape a little less random.
     std::uint32_t priority;
-    // `stale`, and the shift not yet applied to the children: every node below is pending()
-    // more than it says (and the ancestors' pending adds to that). Always zero while run
-    // summaries are maintained.
-    std::conditional_t<compact_pending, compact_flags, wide_flags> flags{};
+    bool stale = false;  // the summary below awaits refresh()
     node* left = nullptr;
     node* right = nullptr;
     // Summary of the subtree rooted here (this node included).
     T first = begin;  // smallest begin
     C low = free;     // element-wise minimum free capacity
     C high = free;    // element-wise maximum free capacity
-    [[nodiscard]] C pending() const noexcept { return flags.pending(); }
+    // Not yet applied to the children: every node below is `pending` more than it says (and
+    // the ancestors' pending adds to that). Always zero while run summaries are maintained.
+    C pending{};
     // Only on a summary node (see keeps_runs), else nullptr: room for every threshold, but
     // only the entries of the subtree's mixed thresholds, those in (low, high], are kept up to
     // date; read them through runs_at().
@@ -692,11 +664,11 @@ class free_tree : public detail::profile_types<T, C> {
   [[nodiscard]] static const node* seek_in(const node* n, T from, Seeker& seeker, C shift) {
     while (n != nullptr && n->first < from) {
       if (n->begin < from) {
-        if constexpr (Shifts) shift = shifted(shift, n->pending());
+        if constexpr (Shifts) shift = shifted(shift, n->pending);
         n = n->right;
         continue;
       }
-      const C below = Shifts ? shifted(shift, n->pending()) : no_shift;
+      const C below = Shifts ? shifted(shift, n->pending) : no_shift;
       if (const node* hit = seek_in<Shifts>(n->left, from, seeker, below)) return hit;
       if (seeker.visit(*n, Shifts ? shift : no_shift)) return n;
       return seek_all<Shifts>(n->right, seeker, below);
@@ -711,7 +683,7 @@ class free_tree : public detail::profile_types<T, C> {
         seeker.skip(*n, Shifts ? shift : no_shift);
         return nullptr;
       }
-      const C below = Shifts ? shifted(shift, n->pending()) : no_shift;
+      const C below = Shifts ? shifted(shift, n->pending) : no_shift;
       if (const node* hit = seek_all<Shifts>(n->left, seeker, below)) return hit;
       if (seeker.visit(*n, Shifts ? shift : no_shift)) return n;
       n = n->right;
@@ -737,15 +709,15 @@ class free_tree : public detail::profile_types<T, C> {
     const node* n = root_;
     C shift{};
     while (n->begin < lo || n->begin >= hi) {
-      shift = shifted(shift, n->pending());
+      shift = shifted(shift, n->pending);
       n = n->begin < lo ? n->right : n->left;
     }
     C acc =
         shifted(n->free, shift);  // n meets the span; its left part is >= lo, its right part < hi
-    const C below = shift + n->pending();
+    const C below = shift + n->pending;
     shift = below;
     for (const node* m = n->left; m != nullptr;) {
-      const C inner = shift + m->pending();
+      const C inner = shift + m->pending;
       if (m->begin >= lo) {
         acc = combine(acc, shifted(m->free, shift));
         if (m->right != nullptr) acc = combine(acc, shifted(m->right->*field, inner));
@@ -757,7 +729,7 @@ class free_tree : public detail::profile_types<T, C> {
     }
     shift = below;
     for (const node* m = n->right; m != nullptr;) {
-      const C inner = shift + m->pending();
+      const C inner = shift + m->pending;
       if (m->begin < hi) {
         acc = combine(acc, shifted(m->free, shift));
         if (m->left != nullptr) acc = combine(acc, shifted(m->left->*field, inner));
@@ -785,10 +757,10 @@ class free_tree : public detail::profile_types<T, C> {
       if (n->begin <= t) {
         found = n;
         found_shift = shift;
-        shift = shifted(shift, n->pending());
+        shift = shifted(shift, n->pending);
         n = n->right;
       } else {
-        shift = shifted(shift, n->pending());
+        shift = shifted(shift, n->pending);
         n = n->left;
       }
     }
@@ -868,18 +840,18 @@ class free_tree : public detail::profile_types<T, C> {
       if (n->begin < t) {
         before = n;
         before_shift = shift;
-        shift = shifted(shift, n->pending());
+        shift = shifted(shift, n->pending);
         n = n->right;
       } else {
-        shift = shifted(shift, n->pending());
+        shift = shifted(shift, n->pending);
         n = n->left;
       }
     }
     if (n->left != nullptr) {
-      before_shift = shifted(shift, n->pending());
+      before_shift = shifted(shift, n->pending);
       before = n->left;
       while (before->right != nullptr) {
-        before_shift = shifted(before_shift, before->pending());
+        before_shift = shifted(before_shift, before->pending);
         before = before->right;
       }
     }
@@ -904,7 +876,7 @@ class free_tree : public detail::profile_types<T, C> {
       apply(n->right, span, change);
       changed = true;
     }
-    if (changed) n->flags.stale = true;
+    if (changed) n->stale = true;
     return changed;
   }
 
@@ -963,22 +935,22 @@ class free_tree : public detail::profile_types<T, C> {
   // A node on a path of shift_span: its pending goes down, its summary will change.
   static void visit_for_shift(node* n) noexcept {
     push_down(n);
-    n->flags.stale = true;
+    n->stale = true;
   }
 
   static void shift_subtree(node* n, const C& delta) noexcept {
     n->free = shifted(n->free, delta);
     n->low = shifted(n->low, delta);
     n->high = shifted(n->high, delta);
-    n->flags.set_pending(shifted(n->pending(), delta));
+    n->pending = shifted(n->pending, delta);
   }
 
   // Hands n's pending shift to its children, before anything restructures or descends below n.
   static void push_down(node* n) noexcept {
-    if (is_unshifted(n->pending())) return;
-    if (n->left != nullptr) shift_subtree(n->left, n->pending());
-    if (n->right != nullptr) shift_subtree(n->right, n->pending());
-    n->flags.set_pending(C{});
+    if (is_unshifted(n->pending)) return;
+    if (n->left != nullptr) shift_subtree(n->left, n->pending);
+    if (n->right != nullptr) shift_subtree(n->right, n->pending);
+    n->pending = C{};
   }
 
   [[nodiscard]] node* make_node(T begin, C free) {
@@ -1028,7 +1000,7 @@ class free_tree : public detail::profile_types<T, C> {
   // ancestors) stale; one pass then recomputes each of them once, children first, so a
   // reserve pays for the union of its paths rather than for every path separately.
   void refresh(node* n) const noexcept {
-    if (n == nullptr || !n->flags.stale) return;
+    if (n == nullptr || !n->stale) return;
     refresh(n->left);
     refresh(n->right);
     recompute(n);
@@ -1037,16 +1009,16 @@ class free_tree : public detail::profile_types<T, C> {
   void recompute(node* n) const noexcept {
     const node* l = n->left;
     const node* r = n->right;
-    n->flags.stale = false;
+    n->stale = false;
     n->first = l != nullptr ? l->first : n->begin;
     n->low = n->high = n->free;
     if (l != nullptr) {
-      n->low = elementwise_min(n->low, shifted(l->low, n->pending()));
-      n->high = elementwise_max(n->high, shifted(l->high, n->pending()));
+      n->low = elementwise_min(n->low, shifted(l->low, n->pending));
+      n->high = elementwise_max(n->high, shifted(l->high, n->pending));
     }
     if (r != nullptr) {
-      n->low = elementwise_min(n->low, shifted(r->low, n->pending()));
-      n->high = elementwise_max(n->high, shifted(r->high, n->pending()));
+      n->low = elementwise_min(n->low, shifted(r->low, n->pending));
+      n->high = elementwise_max(n->high, shifted(r->high, n->pending));
     }
     if (n->runs == nullptr || !maintained_) return;
     // Only the mixed levels (see runs_at): none for a leaf, few for a small subtree. Storing
@@ -1088,7 +1060,7 @@ class free_tree : public detail::profile_types<T, C> {
       split(n->left, key, less, n->left);
       rest = n;
     }
-    n->flags.stale = true;
+    n->stale = true;
   }
 
   // Every key of a precedes every key of b.
@@ -1098,12 +1070,12 @@ class free_tree : public detail::profile_types<T, C> {
     if (a->priority > b->priority) {
       push_down(a);
       a->right = merge(a->right, b);
-      a->flags.stale = true;
+      a->stale = true;
       return a;
     }
     push_down(b);
     b->left = merge(a, b->left);
-    b->flags.stale = true;
+    b->stale = true;
     return b;
   }
 
@@ -1113,14 +1085,14 @@ class free_tree : public detail::profile_types<T, C> {
     push_down(n);  // x's free is true: no ancestor of its place may owe it a shift
     if (x->priority > n->priority) {
       split(n, x->begin, x->left, x->right);
-      x->flags.stale = true;
+      x->stale = true;
       return x;
     }
     if (x->begin < n->begin)
       n->left = insert(n->left, x);
     else
       n->right = insert(n->right, x);
-    n->flags.stale = true;
+    n->stale = true;
     return n;
   }
 
@@ -1136,7 +1108,7 @@ class free_tree : public detail::profile_types<T, C> {
       n->left = erase(n->left, key);
     else
       n->right = erase(n->right, key);
-    n->flags.stale = true;
+    n->stale = true;
     return n;
   }
 
@@ -1145,7 +1117,7 @@ class free_tree : public detail::profile_types<T, C> {
   void set_first_begin(node* n, T t) noexcept {
     for (;; n = n->left) {
       n->first = t;
-      if (maintained_) n->flags.stale = true;
+      if (maintained_) n->stale = true;
       if (n->left == nullptr) {
         n->begin = t;
         return;
@@ -1182,7 +1154,7 @@ class free_tree : public detail::profile_types<T, C> {
   template <class Visit>
   static void for_each_in_order(const node* n, Visit&& visit, C shift = C{}) {
     while (n != nullptr) {
-      const C below = shifted(shift, n->pending());
+      const C below = shifted(shift, n->pending);
       for_each_in_order(n->left, visit, below);
       visit(*n, shift);
       n = n->right;
@@ -1219,11 +1191,11 @@ class free_tree : public detail::profile_types<T, C> {
     if ((n->runs != nullptr) != (n->priority >= summary_priority))
       throw invariant_violation(detail::describe("free_tree: node at ", n->begin,
                                                  " keeps run summaries iff its priority says"));
-    if (n->flags.stale)
+    if (n->stale)
       throw invariant_violation(detail::describe("free_tree: stale node at ", n->begin));
-    if ((maintained_ || !shifts_allowed_) && !is_unshifted(n->pending()))
+    if ((maintained_ || !shifts_allowed_) && !is_unshifted(n->pending))
       throw invariant_violation(detail::describe("free_tree: node at ", n->begin,
-                                                 " owes its subtree a shift of ", n->pending(),
+                                                 " owes its subtree a shift of ", n->pending,
                                                  " where none may be pending"));
     for (const node* child : {n->left, n->right}) {
       if (child == nullptr) continue;
@@ -1241,7 +1213,7 @@ class free_tree : public detail::profile_types<T, C> {
     node expected(n->begin, n->free, n->priority);
     expected.left = n->left;
     expected.right = n->right;
-    expected.flags.set_pending(n->pending());
+    expected.pending = n->pending;
     runs_block expected_runs{};
     if (n->runs != nullptr) expected.runs = &expected_runs;
     recompute(&expected);
