@@ -9,7 +9,8 @@
 //   append_build/<backend>/<N>   one pass from an empty profile to N append reservations
 //   churn/<backend>/<N>    an online steady state of about N live reservations: time advances,
 //                          the past is dropped with advance_to, jobs that end early release
-//                          the rest of their booking, arrivals book inside a window
+//                          the rest of their booking, arrivals book inside a window; also
+//                          resources<4> of 3 N units each (the *_vec4 rows)
 //   earliest_fit/<backend>/<N>   the search alone on the append profile at N, with windows
 //                          that begin anywhere in the booked time line (nothing is booked)
 //   free_at/<backend>/<N>, min_free/<backend>/<N>   queries at N live reservations
@@ -27,6 +28,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -427,6 +429,7 @@ struct arrival {
   tick notice;    // window begin - arrival: uniform in [0, 24 h]
   tick slack;     // window length - duration: uniform in [0, 3 x duration]
   tick used;      // how long the job really runs: half end early, uniformly inside the booking
+  std::array<units, 3> more;  // the other components of the vector rows' amount, likewise
 };
 
 // Little's law sizes the workload: a reservation is live from its booking until it ends,
@@ -434,7 +437,23 @@ struct arrival {
 // arrival every 45,000 / N s; at 128 units only ~100 such reservations would fit, so the
 // capacity grows with N (3 N units: about 85% of it is booked at the steady state).
 constexpr tick mean_lifetime = 45'000 * second;
-units churn_total(std::size_t live) { return static_cast<units>(3 * live); }
+// The vector rows: 3 N units in each of the four components.
+template <class C>
+C churn_total_of(std::size_t live) {
+  const auto total = static_cast<units>(3 * live);
+  if constexpr (leasehold::vector_capacity<C>)
+    return C{total, total, total, total};
+  else
+    return C{total};
+}
+
+template <class C>
+C amount_of(const arrival& a) {
+  if constexpr (leasehold::vector_capacity<C>)
+    return C{a.amount, a.more[0], a.more[1], a.more[2]};
+  else
+    return C{a.amount};
+}
 constexpr tick churn_book_ahead = 30 * hour;  // 24 h notice + 4 x 1 h window, with room
 
 constexpr std::size_t arrival_cycle = 1 << 16;
@@ -460,6 +479,10 @@ std::vector<arrival> churn_arrivals(std::size_t live) {
                        1, static_cast<tick>(fraction(random) * static_cast<double>(a.duration)))
                  : a.duration;
   }
+  // From a generator of their own, so that the scalar rows' arrivals stay as they were.
+  std::mt19937_64 components(20240603 + live);
+  for (arrival& a : arrivals)
+    for (units& c : a.more) c = amount(components);
   return arrivals;
 }
 
@@ -467,6 +490,8 @@ std::vector<arrival> churn_arrivals(std::size_t live) {
 // booking. Every backend call it makes is counted as one operation.
 template <class Backend>
 class churn_run {
+  using capacity = typename Backend::capacity_type;
+
  public:
   churn_run(Backend profile, std::size_t live)
       : profile_(std::move(profile)), arrivals_(churn_arrivals(live)) {
@@ -491,14 +516,14 @@ class churn_run {
       }
     }
     const tick begin = now_ + a.notice;
-    const request_type r{.amount = a.amount,
-                         .duration = a.duration,
-                         .window = {begin, begin + a.duration + a.slack}};
+    const leasehold::request<tick, capacity> r{.amount = amount_of<capacity>(a),
+                                               .duration = a.duration,
+                                               .window = {begin, begin + a.duration + a.slack}};
     const auto start = profile_.earliest_fit(r);
     benchmark::DoNotOptimize(start);
     if (start) {
-      profile_.reserve({*start, *start + a.duration}, a.amount);
-      running_.push({*start + a.used, *start + a.duration, a.amount});
+      profile_.reserve({*start, *start + a.duration}, r.amount);
+      running_.push({*start + a.used, *start + a.duration, r.amount});
       ++calls;
       ++accepted_;
     }
@@ -513,7 +538,7 @@ class churn_run {
   struct job {
     tick stops;  // when the job stops using its booking
     tick ends;   // when its booking ends
-    units amount;
+    capacity amount;
     friend bool operator>(const job& a, const job& b) { return a.stops > b.stops; }
   };
 
@@ -540,7 +565,8 @@ churn_state<typename Factory::type>& churn_steady_state(std::size_t live) {
   static std::map<std::size_t, std::unique_ptr<churn_state<backend>>> cache;
   if (auto found = cache.find(live); found != cache.end()) return *found->second;
   const std::int64_t before_profile = live_heap_bytes;
-  backend profile = Factory::make(churn_total(live), churn_book_ahead);
+  backend profile =
+      Factory::make(churn_total_of<typename backend::capacity_type>(live), churn_book_ahead);
   const std::int64_t initial_bytes = live_heap_bytes - before_profile;
   churn_run<backend> run(std::move(profile), live);
   // Warm-up: three mean lifetimes' worth of arrivals; the longest booking ends within 29 h
@@ -614,6 +640,15 @@ void register_append(const std::string& name, std::initializer_list<std::int64_t
         ->Unit(benchmark::kMicrosecond);
 }
 
+// The churn workload alone, at the given sizes (the vector rows).
+template <class Factory>
+void register_churn(const std::string& name, std::initializer_list<std::int64_t> sizes) {
+  for (const std::int64_t n : sizes)
+    benchmark::RegisterBenchmark(("churn/" + name).c_str(), bm_churn<Factory>)
+        ->Arg(n)
+        ->Unit(benchmark::kMicrosecond);
+}
+
 // One pass from empty to N (a single iteration: at 1,000,000 it takes seconds).
 template <class Factory>
 void register_append_build(const std::string& name, std::initializer_list<std::int64_t> sizes) {
@@ -652,6 +687,9 @@ const bool registered = [] {
                                                                   {10'000, 100'000});
   register_append<unbounded<leasehold::free_tree<tick, vector4, 4>>>("free_tree_vec4_4", {10'000});
   register_append<unbounded<leasehold::free_list<tick, vector4>>>("free_list_vec4", {10'000});
+  // resources<4> churn: every component of an amount uniform in [1, 128], 3 N units each.
+  register_churn<unbounded<leasehold::free_tree<tick, vector4>>>("free_tree_vec4", {1'000, 10'000});
+  register_churn<unbounded<leasehold::free_list<tick, vector4>>>("free_list_vec4", {1'000, 10'000});
   return true;
 }();
 

@@ -178,7 +178,10 @@ TEST_CASE("free_tree: vector capacities prune per component and stay exact") {
     tree.reserve({*start, *start + r.duration}, r.amount);
     pruned.reserve({*start, *start + r.duration}, r.amount);
     list.reserve({*start, *start + r.duration}, r.amount);
-    if (op % 10 == 0) pruned.validate();
+    if (op % 10 == 0) {
+      pruned.validate();
+      tree.validate();  // no thresholds: updates leave pending shifts
+    }
   }
   CHECK(tree.free_blocks() == list.free_blocks());
   CHECK(pruned.free_blocks() == list.free_blocks());
@@ -332,6 +335,108 @@ TEST_CASE("free_tree: blocks that all keep run summaries, or none but the first"
     tree.validate();
     CHECK(tree.free_blocks() == list.free_blocks());
   }
+}
+
+// The two modes of issue 19's churn work: run summaries kept while searches prune with them,
+// dropped for lazy shifts when they do not, rebuilt when searches without them walk far.
+TEST_CASE("free_tree: run summaries are dropped and rebuilt as the searches need them") {
+  constexpr std::int64_t total = 3000;
+  free_tree<> tree(total);
+  free_list<> list(total);
+  REQUIRE(tree.maintains_run_summaries());
+  std::mt19937_64 rng(19);
+  std::vector<std::pair<interval<std::int64_t>, std::int64_t>> live;
+
+  // Short windows near the origin, as the churn benchmark asks: the summaries hardly prune.
+  std::uniform_int_distribution<std::int64_t> amount(1, 128), duration(1, 60), notice(0, 2000);
+  int op = 0;
+  for (; op < 6000 && tree.maintains_run_summaries(); ++op) {
+    CAPTURE(op);
+    const std::int64_t begin = tree.origin() + notice(rng);
+    const std::int64_t d = duration(rng);
+    const request<> r{amount(rng), d, {begin, begin + 3 * d}};
+    const auto start = tree.earliest_fit(r);
+    REQUIRE(start == list.earliest_fit(r));
+    if (start) {
+      tree.reserve({*start, *start + d}, r.amount);
+      list.reserve({*start, *start + d}, r.amount);
+      live.push_back({{*start, *start + d}, r.amount});
+    }
+    if (live.size() > 300) {
+      const std::size_t i = rng() % live.size();
+      tree.release(live[i].first, live[i].second);
+      list.release(live[i].first, live[i].second);
+      live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+    if (op % 100 == 0) tree.validate();
+  }
+  CHECK_FALSE(tree.maintains_run_summaries());
+  // Carry on without them for a while: shifts pend, answers and blocks stay exact.
+  for (int more = 0; more < 500; ++more, ++op) {
+    CAPTURE(op);
+    const std::int64_t begin = tree.origin() + notice(rng);
+    const std::int64_t d = duration(rng);
+    const request<> r{amount(rng), d, {begin, begin + 3 * d}};
+    const auto start = tree.earliest_fit(r);
+    REQUIRE(start == list.earliest_fit(r));
+    if (start) {
+      tree.reserve({*start, *start + d}, r.amount);
+      list.reserve({*start, *start + d}, r.amount);
+      live.push_back({{*start, *start + d}, r.amount});
+    }
+    const std::size_t i = rng() % live.size();
+    tree.release(live[i].first, live[i].second);
+    list.release(live[i].first, live[i].second);
+    live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+    if (more % 50 == 0) {
+      tree.validate();
+      REQUIRE(tree.free_blocks() == list.free_blocks());
+      const free_tree<> copy(tree);
+      copy.validate();
+      CHECK(copy.free_blocks() == list.free_blocks());
+    }
+    const interval<std::int64_t> span{begin, begin + d};
+    REQUIRE(tree.min_free(span) == list.min_free(span));
+    REQUIRE(tree.free_at(begin) == list.free_at(begin));
+  }
+  tree.advance_to(tree.origin() + 100);
+  list.advance_to(list.origin() + 100);
+  tree.validate();
+  REQUIRE(tree.free_blocks() == list.free_blocks());
+
+  // Now requests from the origin to forever that must walk past many short stretches: a comb
+  // of 400 teeth, each leaving 50 units free for 5 ticks, with all free for 5 ticks between.
+  for (const auto& [span, booked] : live) {
+    if (span.end <= tree.origin()) continue;  // forgotten by advance_to
+    tree.release({std::max(span.begin, tree.origin()), span.end}, booked);
+    list.release({std::max(span.begin, list.origin()), span.end}, booked);
+  }
+  REQUIRE(tree.block_count() == 1);
+  const std::int64_t comb = tree.origin();
+  std::vector<std::pair<interval<std::int64_t>, std::int64_t>> teeth;
+  for (std::int64_t i = 0; i < 400; ++i) {
+    const interval<std::int64_t> gap{comb + 10 * i + 5, comb + 10 * i + 10};
+    teeth.push_back({gap, total - 50});
+    tree.reserve(gap, total - 50);
+    list.reserve(gap, total - 50);
+  }
+  for (int step = 0; step < 1200 && !tree.maintains_run_summaries(); ++step) {
+    CAPTURE(step);
+    const request<> r{100, 40};
+    const auto start = tree.earliest_fit(r);
+    REQUIRE(start == list.earliest_fit(r));
+    // One update in each direction on a tooth, the profile unchanged after both.
+    const auto& [gap, booked] = teeth[static_cast<std::size_t>(step) % teeth.size()];
+    tree.release(gap, booked);
+    list.release(gap, booked);
+    tree.reserve(gap, booked);
+    list.reserve(gap, booked);
+  }
+  CHECK(tree.maintains_run_summaries());
+  tree.validate();  // every summary, rebuilt, checked against its children and a scan
+  REQUIRE(tree.free_blocks() == list.free_blocks());
+  const request<> r{100, 40};
+  CHECK(tree.earliest_fit(r) == list.earliest_fit(r));
 }
 
 }  // namespace free_tree_test

@@ -35,16 +35,34 @@
 // summaries in one pass over its blocks (scan_gap). Which nodes they are is fixed at creation,
 // from a hash of the key (keeps_runs), so updates never allocate beyond the nodes they create,
 // and the undo of a reserve or release gets back exactly the summary blocks it needs. A node
-// is 72 bytes plus 768 / 16 on average (docs/performance.md, "Run summaries on a sparse subset
-// of nodes").
+// is 80 bytes (72 before `pending`) plus 768 / 16 on average (docs/performance.md, "Run summaries
+// on a sparse subset of nodes").
+//
+// Why the run summaries are kept only while searches prune with them (issue 19): a reserve or
+// release changes every block of its span, and keeping the summaries means visiting and
+// recomputing each of them, O(k) with k blocks in the span. On an online workload of short
+// windows (the churn benchmark) the searches hardly ever skip a subtree by its summaries
+// (0.07 skips a search at N = 1,000, none at 10,000, where every request is below the lowest
+// threshold), so that upkeep was three quarters of the time. Without summaries to keep, a
+// change to a whole subtree is a lazy shift: low, high and the node's own free move by the
+// amount and `pending` remembers to move the subtree below, so an update is O(log n)
+// whatever its span. Searches read through the pending shifts (the offsets of seek) and never
+// write them. Which of the two modes the tree is in follows from what searches report (see
+// review_mode): every review_period updates, the summaries are dropped when the searches since
+// the last review pruned with them less than once in four, and rebuilt (O(n), once) when
+// searches without them walked four or more runs on average, as appending at the end of a deep
+// schedule does (about 40 a search at N = 100,000). A tree that is only searched, or only
+// updated, keeps its mode. Answers never depend on the mode, only their cost does.
 //
 // The third template parameter is the number of thresholds per capacity component (0 turns
 // the run pruning off and leaves the plain run-to-run jumps, which the benchmarks compare).
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <type_traits>
@@ -71,7 +89,7 @@ class free_tree : public detail::profile_types<T, C> {
   static_assert(LevelsPerComponent <= 64, "free_tree: at most 64 thresholds per component");
   using runs_block = std::array<runs_type, level_count>;
   // About one node in summary_spacing keeps run summaries (see keeps_runs): 768 bytes of them
-  // for a scalar's 32 levels, so a node averages 72 + 768 / 16 = 120 bytes rather than 840.
+  // for a scalar's 32 levels, so a node averages 80 + 768 / 16 = 128 bytes rather than 848.
   // 1 in 8 measured a little faster on append and earliest_fit but over 200 bytes per block at
   // 10,000 with the pools' slack; 1 in 32 slower on earliest_fit (docs/performance.md).
   static constexpr std::uint64_t summary_spacing = 16;
@@ -94,7 +112,14 @@ class free_tree : public detail::profile_types<T, C> {
         level_ranks_[base + used - 1] = static_cast<std::uint8_t>(j);
       }
       levels_used_[i] = static_cast<std::uint8_t>(used);
+      // A pending shift of a subtree stays within [-total, total] and a stored value within
+      // [-total, 2 total] (see shift_span), which a signed component holds if total is at
+      // most half its maximum; otherwise updates without summaries stay block by block.
+      shifts_allowed_ =
+          shifts_allowed_ && std::is_signed_v<component_type> &&
+          components::get(total_, i) <= std::numeric_limits<component_type>::max() / 2;
     }
+    maintained_ = level_count > 0;
     root_ = make_node(origin, total);
     count_ = 1;
   }
@@ -104,7 +129,13 @@ class free_tree : public detail::profile_types<T, C> {
         thresholds_(other.thresholds_),
         level_ranks_(other.level_ranks_),
         levels_used_(other.levels_used_),
-        random_(other.random_) {
+        random_(other.random_),
+        maintained_(other.maintained_),
+        shifts_allowed_(other.shifts_allowed_),
+        updates_since_review_(other.updates_since_review_),
+        searches_(other.searches_),
+        prunes_(other.prunes_),
+        level_jumps_(other.level_jumps_) {
     pool_.reserve_nodes(other.count_);  // the only steps that can throw
     summaries_.reserve_nodes(other.summaries_.live());
     root_ = clone(other.root_);
@@ -117,6 +148,12 @@ class free_tree : public detail::profile_types<T, C> {
         level_ranks_(other.level_ranks_),
         levels_used_(other.levels_used_),
         random_(other.random_),
+        maintained_(other.maintained_),
+        shifts_allowed_(other.shifts_allowed_),
+        updates_since_review_(other.updates_since_review_),
+        searches_(other.searches_),
+        prunes_(other.prunes_),
+        level_jumps_(other.level_jumps_),
         pool_(std::move(other.pool_)),
         summaries_(std::move(other.summaries_)),
         root_(std::exchange(other.root_, nullptr)),
@@ -138,6 +175,12 @@ class free_tree : public detail::profile_types<T, C> {
     swap(level_ranks_, other.level_ranks_);
     swap(levels_used_, other.levels_used_);
     swap(random_, other.random_);
+    swap(maintained_, other.maintained_);
+    swap(shifts_allowed_, other.shifts_allowed_);
+    swap(updates_since_review_, other.updates_since_review_);
+    searches_.swap(other.searches_);
+    prunes_.swap(other.prunes_);
+    level_jumps_.swap(other.level_jumps_);
     pool_.swap(other.pool_);
     summaries_.swap(other.summaries_);
     swap(root_, other.root_);
@@ -155,7 +198,7 @@ class free_tree : public detail::profile_types<T, C> {
 
   [[nodiscard]] C free_at(T t) const {
     detail::check_time("free_at", t, origin());
-    return block_at(t)->free;
+    return free_in_force(t);
   }
 
   [[nodiscard]] C min_free(interval<T> span) const {
@@ -169,52 +212,71 @@ class free_tree : public detail::profile_types<T, C> {
     const auto starts = detail::check_request(r, total_, origin());
     if (starts.empty()) return std::nullopt;
     const std::optional<std::size_t> level = level_for(r.amount);
-    if (!level) return fit_within(r, {starts.first, forever<T>}, starts.last);
+    searches_.add(1);
+    if (!level || !maintained_) {
+      std::uint64_t jumps = 0;
+      const auto start = fit_within(r, {starts.first, forever<T>}, starts.last, jumps);
+      if (level) level_jumps_.add(jumps);  // what summaries at `level` might have saved
+      return start;
+    }
     T from = starts.first;
+    std::uint64_t prunes = 0;
+    std::uint64_t jumps = 0;  // not reported: only the searches without summaries count them
+    std::optional<T> start;
     while (true) {
       const std::optional<interval<T>> run =
-          long_run(*level, from, static_cast<length_type>(r.duration));
-      if (!run || run->begin > starts.last) return std::nullopt;
-      if (const auto start = fit_within(r, *run, starts.last)) return start;
-      if (run->end == forever<T>) return std::nullopt;
+          long_run(*level, from, static_cast<length_type>(r.duration), prunes);
+      if (!run || run->begin > starts.last) break;
+      if ((start = fit_within(r, *run, starts.last, jumps))) break;
+      if (run->end == forever<T>) break;
       from = run->end;
     }
+    prunes_.add(prunes);
+    return start;
   }
 
   void reserve(interval<T> span, C amount) {
     detail::check_span("reserve", span, origin());
     detail::check_amount("reserve", amount, total_);
-    auto too_little =
-        seeker_for([&amount](const node& n) { return !fits(amount, n.low); },
-                   [&amount](const node& n) { return !fits(amount, n.free); }, span.end);
+    auto too_little = seeker_for(
+        [&amount](const node& n, const C& shift) { return !fits(amount, shifted(n.low, shift)); },
+        [&amount](const node& n, const C& shift) { return !fits(amount, shifted(n.free, shift)); },
+        span.end);
     if (const node* n = first_in(span, too_little))
       throw insufficient_capacity(detail::describe("reserve ", amount, " over ", span, ": only ",
-                                                   n->free, " free at ",
+                                                   free_in_force(n->begin), " free at ",
                                                    std::max(n->begin, span.begin)));
-    change_over(span, [&amount](C& free) noexcept { free -= amount; });
+    change_over(span, C{} - amount, [&amount](C& free) noexcept { free -= amount; });
+    note_update();
   }
 
   void release(interval<T> span, C amount) {
     detail::check_span("release", span, origin());
     detail::check_amount("release", amount, total_);
     const C room = total_ - amount;  // a block can take the release iff its free fits in this
-    auto too_much = seeker_for([&room](const node& n) { return !fits(n.high, room); },
-                               [&room](const node& n) { return !fits(n.free, room); }, span.end);
+    auto too_much = seeker_for(
+        [&room](const node& n, const C& shift) { return !fits(shifted(n.high, shift), room); },
+        [&room](const node& n, const C& shift) { return !fits(shifted(n.free, shift), room); },
+        span.end);
     if (const node* n = first_in(span, too_much))
       throw invalid_release(detail::describe("release ", amount, " over ", span, ": only ",
-                                             total_ - n->free, " booked at ",
+                                             total_ - free_in_force(n->begin), " booked at ",
                                              std::max(n->begin, span.begin)));
-    change_over(span, [&amount](C& free) noexcept { free += amount; });
+    change_over(span, amount, [&amount](C& free) noexcept { free += amount; });
+    note_update();
   }
 
   // Forgets every block that ends by t and cuts the one in force at t.
   void advance_to(T t) {
     detail::check_advance(t, origin());
-    node* past = nullptr;
-    node* rest = nullptr;
-    split(root_, block_at(t)->begin, past, rest);
-    destroy(past);
-    root_ = rest;
+    // Often nothing is dropped (churn advances about as often as a block ends): no split then.
+    if (const T kept = block_at(t)->begin; kept != origin()) {
+      node* past = nullptr;
+      node* rest = nullptr;
+      split(root_, kept, past, rest);
+      destroy(past);
+      root_ = rest;
+    }
     set_first_begin(root_, t);  // still the smallest key: the order is unchanged
     refresh(root_);
   }
@@ -222,9 +284,9 @@ class free_tree : public detail::profile_types<T, C> {
   [[nodiscard]] std::vector<free_block<T, C>> free_blocks() const {
     std::vector<free_block<T, C>> blocks;
     blocks.reserve(count_);
-    for_each_in_order(root_, [&blocks](const node& n) {
+    for_each_in_order(root_, [&blocks](const node& n, const C& shift) {
       if (!blocks.empty()) blocks.back().span.end = n.begin;
-      blocks.push_back({{n.begin, forever<T>}, n.free});
+      blocks.push_back({{n.begin, forever<T>}, shifted(n.free, shift)});
     });
     return blocks;
   }
@@ -234,6 +296,10 @@ class free_tree : public detail::profile_types<T, C> {
   // The longest root-to-leaf path, in nodes: a diagnostic of the treap's balance (about
   // 2 ln n expected, whatever the order of the updates).
   [[nodiscard]] std::size_t height() const noexcept { return height_of(root_); }
+
+  // Whether the run summaries are kept up to date now (see review_mode): a diagnostic, for
+  // tests and benchmarks; the answers are the same either way.
+  [[nodiscard]] bool maintains_run_summaries() const noexcept { return maintained_; }
 
   // Bytes held by the structure, pool slack included.
   [[nodiscard]] std::size_t memory_usage() const noexcept {
@@ -270,6 +336,7 @@ class free_tree : public detail::profile_types<T, C> {
                                                    blocks[i - 1].span.begin, " and ", b.span.begin,
                                                    " should be merged"));
     }
+    if (!maintained_) return;  // the stored summaries are not kept: nothing to compare
     for_each_level([&](std::size_t level) {
       if (scan_runs(blocks, level) != runs_at(*root_, level))
         throw invariant_violation(detail::describe("free_tree: root run summary of threshold ",
@@ -283,8 +350,8 @@ class free_tree : public detail::profile_types<T, C> {
     T begin;  // the block's end is the next block's begin, or forever
     C free;
     // Treap heap order: a parent's is at least its children's. 32 bits, so that it shares a
-    // word with `stale` (a node without run summaries is 72 bytes for 64-bit T and C); the
-    // rare equal priorities only make the shape a little less random.
+    // word with `stale` (a node is 80 bytes for 64-bit T and C); the rare equal priorities
+    // only make the shape a little less random.
     std::uint32_t priority;
     bool stale = false;  // the summary below awaits refresh()
     node* left = nullptr;
@@ -293,6 +360,9 @@ class free_tree : public detail::profile_types<T, C> {
     T first = begin;  // smallest begin
     C low = free;     // element-wise minimum free capacity
     C high = free;    // element-wise maximum free capacity
+    // Not yet applied to the children: every node below is `pending` more than it says (and
+    // the ancestors' pending adds to that). Always zero while run summaries are maintained.
+    C pending{};
     // Only on a summary node (see keeps_runs), else nullptr: room for every threshold, but
     // only the entries of the subtree's mixed thresholds, those in (low, high], are kept up to
     // date; read them through runs_at().
@@ -303,15 +373,19 @@ class free_tree : public detail::profile_types<T, C> {
   // (where the caller stops caring), and may skip any subtree for which `may_hit` is false.
   // may_hit must hold for every subtree holding a hit; it need not be exact (for vectors the
   // element-wise maximum only says that each component fits somewhere, so the limit is what
-  // keeps such a seek from wandering far past the stretch it is about).
+  // keeps such a seek from wandering far past the stretch it is about). Both take the node and
+  // the shift its ancestors still owe it (the sum of their pending): its true free is
+  // shifted(n.free, shift), and likewise low and high.
   template <class MayHit, class Hit>
   struct node_seeker {
     MayHit may_hit_fn;
     Hit hit_fn;
     T limit;
-    [[nodiscard]] bool may_hit(const node& n) const { return may_hit_fn(n); }
-    void skip(const node&) const noexcept {}
-    [[nodiscard]] bool visit(const node& n) const { return n.begin >= limit || hit_fn(n); }
+    [[nodiscard]] bool may_hit(const node& n, const C& shift) const { return may_hit_fn(n, shift); }
+    void skip(const node&, const C&) const noexcept {}
+    [[nodiscard]] bool visit(const node& n, const C& shift) const {
+      return n.begin >= limit || hit_fn(n, shift);
+    }
   };
   template <class MayHit, class Hit>
   [[nodiscard]] static node_seeker<MayHit, Hit> seeker_for(MayHit may_hit, Hit hit, T limit) {
@@ -320,6 +394,8 @@ class free_tree : public detail::profile_types<T, C> {
 
   // A seek for the first maximal run at one threshold whose part from `clamp` on is at least
   // `length` long. `open` is the start of the run in progress while folding left to right.
+  // Only used while the summaries are maintained, when no shift is pending: it ignores them.
+  // `prunes` counts the subtrees skipped by their stored summaries (review_mode weighs them).
   struct run_seeker {
     const free_tree* tree;
     std::size_t level;
@@ -329,6 +405,7 @@ class free_tree : public detail::profile_types<T, C> {
     component_type threshold;  // thresholds_[level]
     T open = runs_type::none;
     interval<T> found{};
+    std::uint64_t prunes = 0;
 
     // The run in progress, or else the subtree's leading run, closed at `end`: long enough?
     [[nodiscard]] bool closes_long_run(T start, T end) const noexcept {
@@ -339,7 +416,7 @@ class free_tree : public detail::profile_types<T, C> {
     // A long run may close inside the subtree, or the run that enters it (which, when no run
     // is in progress, starts at the subtree's first block) may close at its lead.
     // The two trivial cases of runs_at are spelled out: they need neither n.runs nor a copy.
-    [[nodiscard]] bool may_hit(const node& n) const noexcept {
+    [[nodiscard]] bool may_hit(const node& n, const C&) const noexcept {
       if (components::get(n.low, component) >= threshold) return length == 0;  // one open run
       if (components::get(n.high, component) < threshold)  // no run: lead = n.first
         return length == 0 || (open != runs_type::none && closes_long_run(open, n.first));
@@ -348,7 +425,7 @@ class free_tree : public detail::profile_types<T, C> {
       return r.best >= length ||
              (!r.full() && closes_long_run(open != runs_type::none ? open : n.first, r.lead));
     }
-    void skip(const node& n) noexcept {
+    void skip(const node& n, const C&) noexcept {
       if (components::get(n.low, component) >= threshold) {
         if (open == runs_type::none) open = n.first;
         return;
@@ -358,12 +435,13 @@ class free_tree : public detail::profile_types<T, C> {
         return;
       }
       const runs_type& r = (*n.runs)[level];  // may_hit was false: a summary node
+      ++prunes;
       if (!r.full())
         open = r.trail;
       else if (open == runs_type::none)
         open = n.first;
     }
-    [[nodiscard]] bool visit(const node& n) noexcept {
+    [[nodiscard]] bool visit(const node& n, const C&) noexcept {
       if (tree->reaches(n.free, level)) {
         if (open == runs_type::none) open = n.begin;
         return false;
@@ -446,7 +524,7 @@ class free_tree : public detail::profile_types<T, C> {
     std::array<std::size_t, components::count> reached{};
     bool first = true;
     const auto* thresholds = thresholds_.data();
-    for_each_in_order(n, [&](const node& b) {
+    for_each_in_order(n, [&](const node& b, const C&) {  // maintained: no shift pending
       for (std::size_t i = 0; i < components::count; ++i) {
         const auto [from, to] = mixed[i];
         const component_type value = components::get(b.free, i);
@@ -515,17 +593,22 @@ class free_tree : public detail::profile_types<T, C> {
 
   // The first maximal run at `level` whose part from `from` on is at least `length` long,
   // clamped to begin at `from`; the run that reaches forever is always long enough.
-  [[nodiscard]] std::optional<interval<T>> long_run(std::size_t level, T from,
-                                                    length_type length) const {
+  [[nodiscard]] std::optional<interval<T>> long_run(std::size_t level, T from, length_type length,
+                                                    std::uint64_t& prunes) const {
     run_seeker seeker{this, level, from, length, level / per_component, thresholds_[level]};
-    if (seek(root_, block_at(from)->begin, seeker) != nullptr) return seeker.found;
+    // Only asked while the summaries are maintained: no shift is owed.
+    const node* hit = seek_in<false>(root_, block_at(from)->begin, seeker, C{});
+    prunes += seeker.prunes;
+    if (hit != nullptr) return seeker.found;
     if (seeker.open == runs_type::none) return std::nullopt;
     return interval<T>{std::max(seeker.open, from), forever<T>};
   }
 
   // The earliest start s in [run.begin, last] with r.amount free over [s, s + r.duration)
-  // and s + r.duration <= run.end: run-to-run jumps at the request's own amount.
-  [[nodiscard]] std::optional<T> fit_within(const request<T, C>& r, interval<T> run, T last) const {
+  // and s + r.duration <= run.end: run-to-run jumps at the request's own amount, counted in
+  // `jumps`.
+  [[nodiscard]] std::optional<T> fit_within(const request<T, C>& r, interval<T> run, T last,
+                                            std::uint64_t& jumps) const {
     const C& amount = r.amount;
     if (run.end != forever<T> && static_cast<length_type>(static_cast<length_type>(run.end) -
                                                           static_cast<length_type>(run.begin)) <
@@ -535,54 +618,76 @@ class free_tree : public detail::profile_types<T, C> {
     const T latest =
         run.end == forever<T> ? last : std::min(last, static_cast<T>(run.end - r.duration));
     if (run.begin > latest) return std::nullopt;
-    auto fitting = seeker_for([&amount](const node& n) { return fits(amount, n.high); },
-                              [&amount](const node& n) { return fits(amount, n.free); },
-                              static_cast<T>(latest + 1));
+    auto fitting = seeker_for(
+        [&amount](const node& n, const C& shift) { return fits(amount, shifted(n.high, shift)); },
+        [&amount](const node& n, const C& shift) { return fits(amount, shifted(n.free, shift)); },
+        static_cast<T>(latest + 1));
     T start = run.begin;
-    if (!fits(amount, block_at(start)->free)) {
-      const node* next = seek(root_, static_cast<T>(start + 1), fitting);
+    if (!fits(amount, free_in_force(start))) {
+      const node* next = seek(static_cast<T>(start + 1), fitting);
       if (next == nullptr || next->begin > latest) return std::nullopt;
       start = next->begin;
     }
     while (true) {
       const T needed_end = static_cast<T>(start + r.duration);  // start <= last: no overflow
-      auto blocking =
-          seeker_for([&amount](const node& n) { return !fits(amount, n.low); },
-                     [&amount](const node& n) { return !fits(amount, n.free); }, needed_end);
-      const node* stop = seek(root_, static_cast<T>(start + 1), blocking);
+      auto blocking = seeker_for(
+          [&amount](const node& n, const C& shift) { return !fits(amount, shifted(n.low, shift)); },
+          [&amount](const node& n, const C& shift) {
+            return !fits(amount, shifted(n.free, shift));
+          },
+          needed_end);
+      const node* stop = seek(static_cast<T>(start + 1), blocking);
       if (stop == nullptr || stop->begin >= needed_end) return start;
-      const node* next = seek(root_, stop->begin, fitting);
+      ++jumps;
+      const node* next = seek(stop->begin, fitting);
       if (next == nullptr || next->begin > latest) return std::nullopt;
       start = next->begin;
     }
   }
 
-  // Finds, in the subtree of n, the first node with begin >= from that the seeker's visit
-  // accepts, visiting nodes in time order and skipping whole subtrees that may not hit.
+  // Finds the first node with begin >= from that the seeker's visit accepts, visiting nodes in
+  // time order and skipping whole subtrees that may not hit. Only a lazy tree can owe shifts;
+  // otherwise the seek is compiled without them (no_shift), as fast as before they existed.
   template <class Seeker>
-  [[nodiscard]] static const node* seek(const node* n, T from, Seeker& seeker) {
+  [[nodiscard]] const node* seek(T from, Seeker& seeker) const {
+    if (may_owe_shifts()) return seek_in<true>(root_, from, seeker, C{});
+    return seek_in<false>(root_, from, seeker, C{});
+  }
+
+  [[nodiscard]] bool may_owe_shifts() const noexcept { return !maintained_ && shifts_allowed_; }
+
+  static constexpr C no_shift{};
+
+  // seek in the subtree of n; `shift` is what n's ancestors still owe it (the sum of their
+  // pending), always zero unless Shifts.
+  template <bool Shifts, class Seeker>
+  [[nodiscard]] static const node* seek_in(const node* n, T from, Seeker& seeker, C shift) {
     while (n != nullptr && n->first < from) {
       if (n->begin < from) {
+        if constexpr (Shifts) shift = shifted(shift, n->pending);
         n = n->right;
         continue;
       }
-      if (const node* hit = seek(n->left, from, seeker)) return hit;
-      if (seeker.visit(*n)) return n;
-      return seek_all(n->right, seeker);
+      const C below = Shifts ? shifted(shift, n->pending) : no_shift;
+      if (const node* hit = seek_in<Shifts>(n->left, from, seeker, below)) return hit;
+      if (seeker.visit(*n, Shifts ? shift : no_shift)) return n;
+      return seek_all<Shifts>(n->right, seeker, below);
     }
-    return seek_all(n, seeker);
+    return seek_all<Shifts>(n, seeker, shift);
   }
 
-  template <class Seeker>
-  [[nodiscard]] static const node* seek_all(const node* n, Seeker& seeker) {
+  template <bool Shifts, class Seeker>
+  [[nodiscard]] static const node* seek_all(const node* n, Seeker& seeker, C shift) {
     while (n != nullptr) {
-      if (!seeker.may_hit(*n)) {
-        seeker.skip(*n);
+      if (!seeker.may_hit(*n, Shifts ? shift : no_shift)) {
+        seeker.skip(*n, Shifts ? shift : no_shift);
         return nullptr;
       }
-      if (const node* hit = seek_all(n->left, seeker)) return hit;
-      if (seeker.visit(*n)) return n;
+      const C below = Shifts ? shifted(shift, n->pending) : no_shift;
+      if (const node* hit = seek_all<Shifts>(n->left, seeker, below)) return hit;
+      if (seeker.visit(*n, Shifts ? shift : no_shift)) return n;
       n = n->right;
+      shift = below;
     }
     return nullptr;
   }
@@ -591,37 +696,75 @@ class free_tree : public detail::profile_types<T, C> {
   // accepts, or nullptr.
   template <class Seeker>
   [[nodiscard]] const node* first_in(interval<T> span, Seeker& seeker) const {
-    const node* n = seek(root_, block_at(span.begin)->begin, seeker);
+    const node* n = seek(block_at(span.begin)->begin, seeker);
     return n != nullptr && n->begin < span.end ? n : nullptr;
   }
 
-  // Folds `combine` over the subtree summaries (`field`) of the blocks that meet the span.
+  // Folds `combine` over the subtree summaries (`field`) of the blocks that meet the span,
+  // each with the shift its ancestors owe it.
   template <class Combine>
   [[nodiscard]] C fold_over(interval<T> span, C node::*field, Combine combine) const {
     const T lo = block_at(span.begin)->begin;
     const T hi = span.end;
     const node* n = root_;
-    while (n->begin < lo || n->begin >= hi) n = n->begin < lo ? n->right : n->left;
-    C acc = n->free;  // n meets the span; its left part is >= lo, its right part < hi
-    for (const node* m = n->left; m != nullptr;) {
-      if (m->begin >= lo) {
-        acc = combine(acc, m->free);
-        if (m->right != nullptr) acc = combine(acc, m->right->*field);
-        m = m->left;
-      } else {
-        m = m->right;
-      }
+    C shift{};
+    while (n->begin < lo || n->begin >= hi) {
+      shift = shifted(shift, n->pending);
+      n = n->begin < lo ? n->right : n->left;
     }
+    C acc =
+        shifted(n->free, shift);  // n meets the span; its left part is >= lo, its right part < hi
+    const C below = shift + n->pending;
+    shift = below;
+    for (const node* m = n->left; m != nullptr;) {
+      const C inner = shift + m->pending;
+      if (m->begin >= lo) {
+        acc = combine(acc, shifted(m->free, shift));
+        if (m->right != nullptr) acc = combine(acc, shifted(m->right->*field, inner));
+        m = m->left;
+      } else {
+        m = m->right;
+      }
+      shift = inner;
+    }
+    shift = below;
     for (const node* m = n->right; m != nullptr;) {
+      const C inner = shift + m->pending;
       if (m->begin < hi) {
-        acc = combine(acc, m->free);
-        if (m->left != nullptr) acc = combine(acc, m->left->*field);
+        acc = combine(acc, shifted(m->free, shift));
+        if (m->left != nullptr) acc = combine(acc, shifted(m->left->*field, inner));
         m = m->right;
       } else {
         m = m->left;
       }
+      shift = inner;
     }
     return acc;
+  }
+
+  // The free capacity of the block in force at t; t >= origin(): block_at with the shifts.
+  [[nodiscard]] C free_in_force(T t) const noexcept { return block_and_free_at(t).second; }
+
+  [[nodiscard]] std::pair<const node*, C> block_and_free_at(T t) const noexcept {
+    if (!may_owe_shifts()) {
+      const node* found = block_at(t);
+      return {found, found->free};
+    }
+    const node* found = nullptr;
+    C shift{};
+    C found_shift{};
+    for (const node* n = root_; n != nullptr;) {
+      if (n->begin <= t) {
+        found = n;
+        found_shift = shift;
+        shift = shifted(shift, n->pending);
+        n = n->right;
+      } else {
+        shift = shifted(shift, n->pending);
+        n = n->left;
+      }
+    }
+    return {found, shifted(found->free, found_shift)};
   }
 
   // The block in force at t; t >= origin().
@@ -638,53 +781,81 @@ class free_tree : public detail::profile_types<T, C> {
     return found;
   }
 
-  // The block that ends where the block beginning at t begins, or nullptr at the origin.
-  [[nodiscard]] node* block_before(T t) const noexcept {
-    node* found = nullptr;
-    for (node* n = root_; n != nullptr;) {
-      if (n->begin < t) {
-        found = n;
-        n = n->right;
-      } else {
-        n = n->left;
-      }
-    }
-    return found;
-  }
-
-  // Makes span.begin and span.end block boundaries, applies `change` to every block in the
-  // span, then merges each boundary with its left neighbour where they became equal (interior
-  // neighbours change by the same amount, so they stay distinct). The nodes the splits need,
-  // and the summary blocks of those that keep summaries, are taken from the pools first: from
-  // there on nothing can throw. Exactly those, never more: the inverse call splits exactly
-  // where this one merged (returning nodes and blocks to the pools), so undoing a call that
-  // just succeeded never allocates (nothrow_rollback).
+  // Makes span.begin and span.end block boundaries, applies `change` (adding `delta`) to every
+  // block in the span, as a pending shift where no summaries are maintained, then merges each
+  // boundary with its left neighbour where they became equal (interior neighbours change by the
+  // same amount, so they stay distinct). The nodes the splits need, and the summary blocks of those
+  // that keep summaries, are taken from the pools first: from there on nothing can throw. Exactly
+  // those, never more: the inverse call splits exactly where this one merged (returning nodes and
+  // blocks to the pools), so undoing a call that just succeeded never allocates (nothrow_rollback).
   template <class Change>
-  void change_over(interval<T> span, Change change) {
+  void change_over(interval<T> span, const C& delta, Change change) {
+    // The free capacity in force at each end, found by the same descent as its block, is what
+    // the new block there starts with (splitting one end leaves the other's unchanged).
+    std::array<std::pair<T, C>, 2> in_force{};
+    std::size_t looked_up = 0;
+    bool split_begin = false;
+    bool split_end = false;
     detail::split_span_ends(
-        span, [this](T t) { return block_at(t)->begin; },
+        span,
+        [this, &in_force, &looked_up](T t) {
+          const auto [block, free] = block_and_free_at(t);
+          in_force[looked_up++] = {t, free};
+          return block->begin;
+        },
         [this](std::span<const T> ends) {
           pool_.reserve_nodes(ends.size());
           summaries_.reserve_nodes(
               static_cast<std::size_t>(std::ranges::count_if(ends, keeps_runs)));
         },
-        [this](T t) { split_block_at(t); });
-    apply(root_, span, change);
-    if (span.end != forever<T>) merge_with_left(span.end);
-    merge_with_left(span.begin);
+        [this, &in_force, &split_begin, &split_end, &span](T t) {
+          split_block_at(t, in_force[0].first == t ? in_force[0].second : in_force[1].second);
+          (t == span.begin ? split_begin : split_end) = true;
+        });
+    if (!maintained_ && shifts_allowed_)
+      shift_span(span, delta);
+    else
+      apply(root_, span, change);
+    // An end just split off a block differs from its other half by the (non-zero) change, so
+    // only an end that was a boundary already can merge: a reserve inside free time skips both.
+    if (span.end != forever<T> && !split_end) merge_with_left(span.end);
+    if (!split_begin) merge_with_left(span.begin);
     refresh(root_);
   }
 
-  void split_block_at(T t) noexcept {
-    const node* in_force = block_at(t);
-    if (in_force->begin == t) return;
-    root_ = insert(root_, make_node(t, in_force->free));
+  // t lies inside a block whose free capacity is `free`.
+  void split_block_at(T t, const C& free) noexcept {
+    root_ = insert(root_, make_node(t, free));
     ++count_;
   }
 
+  // t is a block's begin. One descent finds that block and the one before it (the last node
+  // passed on the right, or the rightmost of its left subtree), with their shifts.
   void merge_with_left(T t) noexcept {
-    const node* left = block_before(t);
-    if (left == nullptr || left->free != block_at(t)->free) return;
+    const node* before = nullptr;
+    C before_shift{};
+    C shift{};
+    const node* n = root_;
+    while (n->begin != t) {
+      if (n->begin < t) {
+        before = n;
+        before_shift = shift;
+        shift = shifted(shift, n->pending);
+        n = n->right;
+      } else {
+        shift = shifted(shift, n->pending);
+        n = n->left;
+      }
+    }
+    if (n->left != nullptr) {
+      before_shift = shifted(shift, n->pending);
+      before = n->left;
+      while (before->right != nullptr) {
+        before_shift = shifted(before_shift, before->pending);
+        before = before->right;
+      }
+    }
+    if (before == nullptr || shifted(before->free, before_shift) != shifted(n->free, shift)) return;
     root_ = erase(root_, t);
     --count_;
   }
@@ -707,6 +878,79 @@ class free_tree : public detail::profile_types<T, C> {
     }
     if (changed) n->stale = true;
     return changed;
+  }
+
+  // apply() as a shift by delta: a subtree wholly inside the span takes it as pending (its
+  // summary moves with it), so only the nodes on the paths to the span's two ends are visited
+  // and recomputed, O(log n). Both ends are block begins by now (or span.end is forever): the
+  // descent goes to the node where the two paths part, then down each path, shifting the
+  // subtrees that hang inside the span. It follows keys only, because the splits just made may
+  // have left `first` and the summaries on these paths stale (refresh() comes after).
+  //
+  // Why the values stay in range: a descent through a node pushes its pending down, so a
+  // node's pending plus its ancestors' is the shift applied to its subtree since something
+  // last descended through it, a difference of two free capacities, within [-total, total];
+  // hence every stored value within [-total, 2 total] (the constructor checks that the
+  // component type holds that).
+  void shift_span(interval<T> span, const C& delta) noexcept {
+    node* n = root_;
+    while (n->begin < span.begin || n->begin >= span.end) {  // span.begin is a key: no null
+      visit_for_shift(n);
+      n = n->begin < span.begin ? n->right : n->left;
+    }
+    visit_for_shift(n);
+    n->free = shifted(n->free, delta);
+    for (node* m = n->left; m != nullptr;) {  // the path to span.begin
+      visit_for_shift(m);
+      if (m->begin < span.begin) {
+        m = m->right;
+        continue;
+      }
+      m->free = shifted(m->free, delta);
+      if (m->right != nullptr) shift_subtree(m->right, delta);
+      if (m->begin == span.begin) break;  // all of its left subtree begins before the span
+      m = m->left;
+    }
+    if (n->right == nullptr) return;
+    if (span.end == forever<T>) {
+      shift_subtree(n->right, delta);
+      return;
+    }
+    for (node* m = n->right; m != nullptr;) {  // the path to span.end
+      visit_for_shift(m);
+      if (m->begin >= span.end) {
+        if (m->begin == span.end) {  // all of its left subtree begins inside the span
+          if (m->left != nullptr) shift_subtree(m->left, delta);
+          break;
+        }
+        m = m->left;
+        continue;
+      }
+      m->free = shifted(m->free, delta);
+      if (m->left != nullptr) shift_subtree(m->left, delta);
+      m = m->right;
+    }
+  }
+
+  // A node on a path of shift_span: its pending goes down, its summary will change.
+  static void visit_for_shift(node* n) noexcept {
+    push_down(n);
+    n->stale = true;
+  }
+
+  static void shift_subtree(node* n, const C& delta) noexcept {
+    n->free = shifted(n->free, delta);
+    n->low = shifted(n->low, delta);
+    n->high = shifted(n->high, delta);
+    n->pending = shifted(n->pending, delta);
+  }
+
+  // Hands n's pending shift to its children, before anything restructures or descends below n.
+  static void push_down(node* n) noexcept {
+    if (is_unshifted(n->pending)) return;
+    if (n->left != nullptr) shift_subtree(n->left, n->pending);
+    if (n->right != nullptr) shift_subtree(n->right, n->pending);
+    n->pending = C{};
   }
 
   [[nodiscard]] node* make_node(T begin, C free) {
@@ -769,14 +1013,14 @@ class free_tree : public detail::profile_types<T, C> {
     n->first = l != nullptr ? l->first : n->begin;
     n->low = n->high = n->free;
     if (l != nullptr) {
-      n->low = elementwise_min(n->low, l->low);
-      n->high = elementwise_max(n->high, l->high);
+      n->low = elementwise_min(n->low, shifted(l->low, n->pending));
+      n->high = elementwise_max(n->high, shifted(l->high, n->pending));
     }
     if (r != nullptr) {
-      n->low = elementwise_min(n->low, r->low);
-      n->high = elementwise_max(n->high, r->high);
+      n->low = elementwise_min(n->low, shifted(r->low, n->pending));
+      n->high = elementwise_max(n->high, shifted(r->high, n->pending));
     }
-    if (n->runs == nullptr) return;
+    if (n->runs == nullptr || !maintained_) return;
     // Only the mixed levels (see runs_at): none for a leaf, few for a small subtree. Storing
     // the trivial levels too (so that a join need not test its children's level kinds) measured
     // up to 2.5x slower on churn/free_tree/10000 (more cache lines written per update).
@@ -808,6 +1052,7 @@ class free_tree : public detail::profile_types<T, C> {
       less = rest = nullptr;
       return;
     }
+    push_down(n);
     if (n->begin < key) {
       split(n->right, key, n->right, rest);
       less = n;
@@ -823,10 +1068,12 @@ class free_tree : public detail::profile_types<T, C> {
     if (a == nullptr) return b;
     if (b == nullptr) return a;
     if (a->priority > b->priority) {
+      push_down(a);
       a->right = merge(a->right, b);
       a->stale = true;
       return a;
     }
+    push_down(b);
     b->left = merge(a, b->left);
     b->stale = true;
     return b;
@@ -835,6 +1082,7 @@ class free_tree : public detail::profile_types<T, C> {
   // x's key is not in the tree yet.
   node* insert(node* n, node* x) noexcept {
     if (n == nullptr) return x;
+    push_down(n);  // x's free is true: no ancestor of its place may owe it a shift
     if (x->priority > n->priority) {
       split(n, x->begin, x->left, x->right);
       x->stale = true;
@@ -850,6 +1098,7 @@ class free_tree : public detail::profile_types<T, C> {
 
   // key is in the tree.
   node* erase(node* n, T key) noexcept {
+    push_down(n);  // before the children move up
     if (n->begin == key) {
       node* joined = merge(n->left, n->right);
       release_node(n);
@@ -863,12 +1112,17 @@ class free_tree : public detail::profile_types<T, C> {
     return n;
   }
 
+  // The first block now begins at t: `first` changes along the left spine, and so do the run
+  // summaries there (they hold begins), which only need recomputing where they are maintained.
   void set_first_begin(node* n, T t) noexcept {
-    if (n->left != nullptr)
-      set_first_begin(n->left, t);
-    else
-      n->begin = t;
-    n->stale = true;
+    for (;; n = n->left) {
+      n->first = t;
+      if (maintained_) n->stale = true;
+      if (n->left == nullptr) {
+        n->begin = t;
+        return;
+      }
+    }
   }
 
   void destroy(node* n) noexcept {
@@ -895,13 +1149,38 @@ class free_tree : public detail::profile_types<T, C> {
     return copy;
   }
 
+  // Visits the blocks of n's subtree in time order, each with the shift its ancestors owe it
+  // (`shift` for n).
   template <class Visit>
-  static void for_each_in_order(const node* n, Visit&& visit) {
+  static void for_each_in_order(const node* n, Visit&& visit, C shift = C{}) {
     while (n != nullptr) {
-      for_each_in_order(n->left, visit);
-      visit(*n);
+      const C below = shifted(shift, n->pending);
+      for_each_in_order(n->left, visit, below);
+      visit(*n, shift);
       n = n->right;
+      shift = below;
     }
+  }
+
+  // value + shift, and shift == 0, spelled out per component: resources' operator+ and its
+  // defaulted == (a memcmp call) were a third of churn/free_tree_vec4/1000 where they did not
+  // inline.
+  [[nodiscard]] static C shifted(const C& value, const C& shift) noexcept {
+    if constexpr (components::count == 1) {
+      return static_cast<C>(value + shift);
+    } else {
+      C sum = value;
+      for (std::size_t i = 0; i < components::count; ++i)
+        sum.values[i] = static_cast<component_type>(sum.values[i] + shift.values[i]);
+      return sum;
+    }
+  }
+
+  [[nodiscard]] static bool is_unshifted(const C& shift) noexcept {
+    bool zero = true;
+    for (std::size_t i = 0; i < components::count; ++i)
+      zero = zero && components::get(shift, i) == component_type{};
+    return zero;
   }
 
   // validate(): checks the subtree of n and counts its nodes.
@@ -914,6 +1193,10 @@ class free_tree : public detail::profile_types<T, C> {
                                                  " keeps run summaries iff its priority says"));
     if (n->stale)
       throw invariant_violation(detail::describe("free_tree: stale node at ", n->begin));
+    if ((maintained_ || !shifts_allowed_) && !is_unshifted(n->pending))
+      throw invariant_violation(detail::describe("free_tree: node at ", n->begin,
+                                                 " owes its subtree a shift of ", n->pending,
+                                                 " where none may be pending"));
     for (const node* child : {n->left, n->right}) {
       if (child == nullptr) continue;
       if (child->priority > n->priority)
@@ -930,12 +1213,13 @@ class free_tree : public detail::profile_types<T, C> {
     node expected(n->begin, n->free, n->priority);
     expected.left = n->left;
     expected.right = n->right;
+    expected.pending = n->pending;
     runs_block expected_runs{};
     if (n->runs != nullptr) expected.runs = &expected_runs;
     recompute(&expected);
     if (expected.first != n->first || expected.low != n->low || expected.high != n->high)
       throw invariant_violation(detail::describe("free_tree: stale summary at ", n->begin));
-    if (n->runs == nullptr) return;  // nothing stored to check
+    if (n->runs == nullptr || !maintained_) return;  // nothing stored to check
     for_each_level([&](std::size_t level) {
       if (runs_at(expected, level) != runs_at(*n, level))
         throw invariant_violation(detail::describe("free_tree: stale run summary of threshold ",
@@ -985,12 +1269,93 @@ class free_tree : public detail::profile_types<T, C> {
       for (std::size_t j = 0; j < levels_used_[i]; ++j) visit(i * LevelsPerComponent + j);
   }
 
+  // Mode reviews (see the top of the file): every review_period reserves and releases, from
+  // what the searches since the last review reported, when at least min_searches were made.
+  static constexpr std::uint32_t review_period = 1024;
+  static constexpr std::uint64_t min_searches = 64;
+
+  void note_update() noexcept {
+    if (++updates_since_review_ < review_period) return;
+    updates_since_review_ = 0;
+    review_mode();
+  }
+
+  // Drops the summaries when the searches pruned with them less than once in four (their
+  // upkeep is O(k) an update, a prune saves a walk), rebuilds them when the searches without
+  // them made four or more run-to-run jumps each on average. The two thresholds are far
+  // apart on the benchmarks: churn prunes 0.07 times a search and jumps 0.3 times, append
+  // prunes 2 to 6 times and jumps 40 to 50 times. A rebuild costs O(n) recomputes, and
+  // only follows a review period with summaries off, so it is at most one per 2 review
+  // periods even for a workload that keeps flipping.
+  void review_mode() noexcept {
+    const std::uint64_t searches = searches_.take();
+    const std::uint64_t prunes = prunes_.take();
+    const std::uint64_t jumps = level_jumps_.take();
+    if (level_count == 0 || searches < min_searches) return;
+    if (maintained_ && prunes * 4 < searches) {
+      maintained_ = false;  // the stored summaries go stale from here on; nothing reads them
+    } else if (!maintained_ && jumps >= 4 * searches) {
+      maintained_ = true;
+      rebuild(root_);
+    }
+  }
+
+  // Pushes every pending shift down and recomputes every node, summaries included, children
+  // first.
+  void rebuild(node* n) noexcept {
+    if (n == nullptr) return;
+    push_down(n);
+    rebuild(n->left);
+    rebuild(n->right);
+    recompute(n);
+  }
+
+  // A count that const searches add to. Concurrent const calls are allowed
+  // (cluster::slot_table::earliest_fit_by_scan searches one backend from several threads), so
+  // it is atomic; relaxed loads and stores rather than a read-modify-write, because a count
+  // lost between two concurrent searches only delays a decision by a little.
+  class search_tally {
+   public:
+    search_tally() = default;
+    search_tally(const search_tally& other) noexcept : count_(other.load()) {}
+    search_tally& operator=(const search_tally& other) noexcept {
+      count_.store(other.load(), std::memory_order_relaxed);
+      return *this;
+    }
+    ~search_tally() = default;
+    void add(std::uint64_t n) const noexcept {
+      if (n != 0) count_.store(load() + n, std::memory_order_relaxed);
+    }
+    [[nodiscard]] std::uint64_t take() noexcept {
+      const std::uint64_t n = load();
+      count_.store(0, std::memory_order_relaxed);
+      return n;
+    }
+    void swap(search_tally& other) noexcept {
+      const std::uint64_t mine = load();
+      count_.store(other.load(), std::memory_order_relaxed);
+      other.count_.store(mine, std::memory_order_relaxed);
+    }
+
+   private:
+    [[nodiscard]] std::uint64_t load() const noexcept {
+      return count_.load(std::memory_order_relaxed);
+    }
+    mutable std::atomic<std::uint64_t> count_{0};
+  };
+
   C total_;
   std::array<component_type, level_count> thresholds_{};  // per component, increasing
   std::array<std::uint8_t, level_count> level_ranks_{};   // a threshold's highest level index
   std::array<std::uint8_t, components::count> levels_used_{};
   std::uint64_t random_ = 0x9E3779B97F4A7C15ULL;
-  detail::node_pool<node> pool_;             // declared before root_: outlives the tree
+  bool maintained_ = false;     // the run summaries are up to date, no shift is pending
+  bool shifts_allowed_ = true;  // updates may leave pending shifts when not maintained
+  std::uint32_t updates_since_review_ = 0;
+  search_tally searches_;         // earliest_fit calls
+  search_tally prunes_;           // subtrees they skipped by stored run summaries
+  search_tally level_jumps_;      // run-to-run jumps of those that had a level but no summaries
+  detail::node_pool<node> pool_;  // declared before root_: outlives the tree
   detail::node_pool<runs_block> summaries_;  // the summary nodes' runs, likewise
   node* root_ = nullptr;
   std::size_t count_ = 0;
