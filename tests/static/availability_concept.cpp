@@ -100,7 +100,8 @@ static_assert(!availability<capacity_tree<std::int64_t, resources<4, std::int64_
 
 // The other optional refinements, as the shipped backends opt into them.
 static_assert(latest_fit_availability<free_list<>> && latest_fit_availability<reference<>> &&
-              latest_fit_availability<slotted_ring<>> && latest_fit_availability<capacity_tree<>>);
+              latest_fit_availability<slotted_ring<>> && latest_fit_availability<capacity_tree<>> &&
+              latest_fit_availability<free_tree<>>);
 static_assert(validating_availability<free_list<>> && validating_availability<free_tree<>> &&
               validating_availability<capacity_tree<>> && validating_availability<reference<>> &&
               validating_availability<slotted_ring<>>);

@@ -81,7 +81,7 @@ concept nothrow_rollback_availability = availability<A> && requires {
 // Haizea §3.2; Overhead Matters' EDF as late as possible). leasehold::latest_fit(a, r)
 // (availability/latest_fit.hpp) answers it for every availability, from free_blocks() when the
 // backend has no faster member.
-//   valid:   free_list<>, reference<>, slotted_ring<>, capacity_tree<>
+//   valid:   free_list<>, reference<>, slotted_ring<>, capacity_tree<>, free_tree<>
 template <class A>
 concept latest_fit_availability = availability<A> &&
     requires(const A& a, const request<typename A::time_type, typename A::capacity_type>& r) {

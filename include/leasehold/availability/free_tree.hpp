@@ -115,11 +115,11 @@ class free_tree : public detail::profile_types<T, C> {
       // A pending shift of a subtree stays within [-total, total] and a stored value within
       // [-total, 2 total] (see shift_span), which a signed component holds if total is at
       // most half its maximum; otherwise updates without summaries stay block by block.
-      shifts_allowed_ =
-          shifts_allowed_ && std::is_signed_v<component_type> &&
+      review_.shifts_allowed =
+          review_.shifts_allowed && std::is_signed_v<component_type> &&
           components::get(total_, i) <= std::numeric_limits<component_type>::max() / 2;
     }
-    maintained_ = level_count > 0;
+    review_.maintained = level_count > 0;
     root_ = make_node(origin, total);
     count_ = 1;
   }
@@ -130,12 +130,7 @@ class free_tree : public detail::profile_types<T, C> {
         level_ranks_(other.level_ranks_),
         levels_used_(other.levels_used_),
         random_(other.random_),
-        maintained_(other.maintained_),
-        shifts_allowed_(other.shifts_allowed_),
-        updates_since_review_(other.updates_since_review_),
-        searches_(other.searches_),
-        prunes_(other.prunes_),
-        level_jumps_(other.level_jumps_) {
+        review_(other.review_) {
     pool_.reserve_nodes(other.count_);  // the only steps that can throw
     summaries_.reserve_nodes(other.summaries_.live());
     root_ = clone(other.root_);
@@ -148,12 +143,7 @@ class free_tree : public detail::profile_types<T, C> {
         level_ranks_(other.level_ranks_),
         levels_used_(other.levels_used_),
         random_(other.random_),
-        maintained_(other.maintained_),
-        shifts_allowed_(other.shifts_allowed_),
-        updates_since_review_(other.updates_since_review_),
-        searches_(other.searches_),
-        prunes_(other.prunes_),
-        level_jumps_(other.level_jumps_),
+        review_(other.review_),
         pool_(std::move(other.pool_)),
         summaries_(std::move(other.summaries_)),
         root_(std::exchange(other.root_, nullptr)),
@@ -175,12 +165,7 @@ class free_tree : public detail::profile_types<T, C> {
     swap(level_ranks_, other.level_ranks_);
     swap(levels_used_, other.levels_used_);
     swap(random_, other.random_);
-    swap(maintained_, other.maintained_);
-    swap(shifts_allowed_, other.shifts_allowed_);
-    swap(updates_since_review_, other.updates_since_review_);
-    searches_.swap(other.searches_);
-    prunes_.swap(other.prunes_);
-    level_jumps_.swap(other.level_jumps_);
+    swap(review_, other.review_);
     pool_.swap(other.pool_);
     summaries_.swap(other.summaries_);
     swap(root_, other.root_);
@@ -212,11 +197,11 @@ class free_tree : public detail::profile_types<T, C> {
     const auto starts = detail::check_request(r, total_, origin());
     if (starts.empty()) return std::nullopt;
     const std::optional<std::size_t> level = level_for(r.amount);
-    searches_.add(1);
-    if (!level || !maintained_) {
+    review_.searches.add(1);
+    if (!level || !review_.maintained) {
       std::uint64_t jumps = 0;
       const auto start = fit_within(r, {starts.first, forever<T>}, starts.last, jumps);
-      if (level) level_jumps_.add(jumps);  // what summaries at `level` might have saved
+      if (level) review_.level_jumps.add(jumps);  // what summaries at `level` might have saved
       return start;
     }
     T from = starts.first;
@@ -231,8 +216,24 @@ class free_tree : public detail::profile_types<T, C> {
       if (run->end == forever<T>) break;
       from = run->end;
     }
-    prunes_.add(prunes);
+    review_.prunes.add(prunes);
     return start;
+  }
+
+  // The mirror of earliest_fit, without the run summaries: blocks are walked back from the
+  // window's end in reverse order of the treap, and a subtree is passed in one step when its
+  // element-wise minimum fits the amount (every block in it extends the run) or its maximum
+  // does not (every block in it stops the run). So the walk visits the blocks whose free
+  // capacity is mixed around the amount near the answer, and the paths to them.
+  [[nodiscard]] std::optional<T> latest_fit(const request<T, C>& r) const {
+    const auto starts = detail::check_request(r, total_, origin(), "latest_fit");
+    if (starts.empty()) return std::nullopt;
+    // Compared without differences, which could overflow T: run_end >= shortest_end (<= the
+    // window's end) holds whenever the duration is taken from it.
+    backward_walk walk{r.amount, r.duration, static_cast<T>(starts.last + r.duration),
+                       static_cast<T>(starts.first + r.duration)};
+    walk.visit(root_, C{});
+    return walk.found;
   }
 
   void reserve(interval<T> span, C amount) {
@@ -299,7 +300,7 @@ class free_tree : public detail::profile_types<T, C> {
 
   // Whether the run summaries are kept up to date now (see review_mode): a diagnostic, for
   // tests and benchmarks; the answers are the same either way.
-  [[nodiscard]] bool maintains_run_summaries() const noexcept { return maintained_; }
+  [[nodiscard]] bool maintains_run_summaries() const noexcept { return review_.maintained; }
 
   // Bytes held by the structure, pool slack included.
   [[nodiscard]] std::size_t memory_usage() const noexcept {
@@ -336,7 +337,7 @@ class free_tree : public detail::profile_types<T, C> {
                                                    blocks[i - 1].span.begin, " and ", b.span.begin,
                                                    " should be merged"));
     }
-    if (!maintained_) return;  // the stored summaries are not kept: nothing to compare
+    if (!review_.maintained) return;  // the stored summaries are not kept: nothing to compare
     for_each_level([&](std::size_t level) {
       if (scan_runs(blocks, level) != runs_at(*root_, level))
         throw invariant_violation(detail::describe("free_tree: root run summary of threshold ",
@@ -654,7 +655,9 @@ class free_tree : public detail::profile_types<T, C> {
     return seek_in<false>(root_, from, seeker, C{});
   }
 
-  [[nodiscard]] bool may_owe_shifts() const noexcept { return !maintained_ && shifts_allowed_; }
+  [[nodiscard]] bool may_owe_shifts() const noexcept {
+    return !review_.maintained && review_.shifts_allowed;
+  }
 
   static constexpr C no_shift{};
 
@@ -715,30 +718,25 @@ class free_tree : public detail::profile_types<T, C> {
     C acc =
         shifted(n->free, shift);  // n meets the span; its left part is >= lo, its right part < hi
     const C below = shift + n->pending;
-    shift = below;
-    for (const node* m = n->left; m != nullptr;) {
-      const C inner = shift + m->pending;
-      if (m->begin >= lo) {
-        acc = combine(acc, shifted(m->free, shift));
-        if (m->right != nullptr) acc = combine(acc, shifted(m->right->*field, inner));
-        m = m->left;
-      } else {
-        m = m->right;
+    // One side of n: a node inside the span counts with its subtree on n's side (`near`), and
+    // the walk goes on away from n (`far`); a node outside sends it back towards n.
+    const auto fold_side = [&](const node* m, auto inside, node* node::*far, node* node::*near) {
+      for (C at = below; m != nullptr;) {
+        const C inner = at + m->pending;
+        if (inside(*m)) {
+          acc = combine(acc, shifted(m->free, at));
+          if (const node* c = m->*near) acc = combine(acc, shifted(c->*field, inner));
+          m = m->*far;
+        } else {
+          m = m->*near;
+        }
+        at = inner;
       }
-      shift = inner;
-    }
-    shift = below;
-    for (const node* m = n->right; m != nullptr;) {
-      const C inner = shift + m->pending;
-      if (m->begin < hi) {
-        acc = combine(acc, shifted(m->free, shift));
-        if (m->left != nullptr) acc = combine(acc, shifted(m->left->*field, inner));
-        m = m->right;
-      } else {
-        m = m->left;
-      }
-      shift = inner;
-    }
+    };
+    fold_side(
+        n->left, [lo](const node& m) { return m.begin >= lo; }, &node::left, &node::right);
+    fold_side(
+        n->right, [hi](const node& m) { return m.begin < hi; }, &node::right, &node::left);
     return acc;
   }
 
@@ -750,21 +748,77 @@ class free_tree : public detail::profile_types<T, C> {
       const node* found = block_at(t);
       return {found, found->free};
     }
-    const node* found = nullptr;
+    const descent d = descend_to(t);
+    if (d.at != nullptr) return {d.at, shifted(d.at->free, d.at_shift)};
+    return {d.before, shifted(d.before->free, d.before_shift)};
+  }
+
+  // latest_fit's walk: the run of fitting blocks that ends at run_end (a blocker's begin, or
+  // the window's end) grows backwards until it holds the duration, or run_end falls below
+  // shortest_end and no start is left. Values are read through the pending shifts.
+  struct backward_walk {
+    C amount;
+    T duration;
+    T window_end;
+    T shortest_end;
+    T run_end = window_end;
+    std::optional<T> found{};
+
+    // Whether the answer is settled (found, or none left) once n's subtree has been walked;
+    // `shift` is what n's ancestors still owe it.
+    bool visit(const node* n, const C& shift) {
+      if (n == nullptr || n->first >= window_end) return false;  // all of it after the window
+      if (fits(amount, shifted(n->low, shift))) return extend_to(n->first);
+      if (!fits(amount, shifted(n->high, shift))) return stop_at(n->first);
+      const C below = shifted(shift, n->pending);
+      if (visit(n->right, below)) return true;
+      if (n->begin < window_end &&
+          (fits(amount, shifted(n->free, shift)) ? extend_to(n->begin) : stop_at(n->begin)))
+        return true;
+      return visit(n->left, below);
+    }
+    // The run reaches back to `begin`.
+    bool extend_to(T begin) {
+      const T start = static_cast<T>(run_end - duration);
+      if (begin > start) return false;
+      found = start;
+      return true;
+    }
+    // The block that begins at `begin` stops the run: the next run ends there.
+    bool stop_at(T begin) {
+      run_end = std::min(run_end, begin);
+      return run_end < shortest_end;
+    }
+  };
+
+  // Where a descent towards t ends: the node that begins at t (nullptr if none does), the last
+  // node passed on the right on the way (begin < t), and the shift their ancestors owe each.
+  struct descent {
+    const node* at = nullptr;
+    C at_shift{};
+    const node* before = nullptr;
+    C before_shift{};
+  };
+  [[nodiscard]] descent descend_to(T t) const noexcept {
+    descent found;
     C shift{};
-    C found_shift{};
     for (const node* n = root_; n != nullptr;) {
-      if (n->begin <= t) {
-        found = n;
-        found_shift = shift;
-        shift = shifted(shift, n->pending);
+      if (n->begin == t) {
+        found.at = n;
+        found.at_shift = shift;
+        break;
+      }
+      const C below = shifted(shift, n->pending);
+      if (n->begin < t) {
+        found.before = n;
+        found.before_shift = shift;
         n = n->right;
       } else {
-        shift = shifted(shift, n->pending);
         n = n->left;
       }
+      shift = below;
     }
-    return {found, shifted(found->free, found_shift)};
+    return found;
   }
 
   // The block in force at t; t >= origin().
@@ -812,7 +866,7 @@ class free_tree : public detail::profile_types<T, C> {
           split_block_at(t, in_force[0].first == t ? in_force[0].second : in_force[1].second);
           (t == span.begin ? split_begin : split_end) = true;
         });
-    if (!maintained_ && shifts_allowed_)
+    if (!review_.maintained && review_.shifts_allowed)
       shift_span(span, delta);
     else
       apply(root_, span, change);
@@ -832,21 +886,11 @@ class free_tree : public detail::profile_types<T, C> {
   // t is a block's begin. One descent finds that block and the one before it (the last node
   // passed on the right, or the rightmost of its left subtree), with their shifts.
   void merge_with_left(T t) noexcept {
-    const node* before = nullptr;
-    C before_shift{};
-    C shift{};
-    const node* n = root_;
-    while (n->begin != t) {
-      if (n->begin < t) {
-        before = n;
-        before_shift = shift;
-        shift = shifted(shift, n->pending);
-        n = n->right;
-      } else {
-        shift = shifted(shift, n->pending);
-        n = n->left;
-      }
-    }
+    const descent d = descend_to(t);
+    const node* n = d.at;
+    const C shift = d.at_shift;
+    const node* before = d.before;
+    C before_shift = d.before_shift;
     if (n->left != nullptr) {
       before_shift = shifted(shift, n->pending);
       before = n->left;
@@ -1020,7 +1064,7 @@ class free_tree : public detail::profile_types<T, C> {
       n->low = elementwise_min(n->low, shifted(r->low, n->pending));
       n->high = elementwise_max(n->high, shifted(r->high, n->pending));
     }
-    if (n->runs == nullptr || !maintained_) return;
+    if (n->runs == nullptr || !review_.maintained) return;
     // Only the mixed levels (see runs_at): none for a leaf, few for a small subtree. Storing
     // the trivial levels too (so that a join need not test its children's level kinds) measured
     // up to 2.5x slower on churn/free_tree/10000 (more cache lines written per update).
@@ -1117,7 +1161,7 @@ class free_tree : public detail::profile_types<T, C> {
   void set_first_begin(node* n, T t) noexcept {
     for (;; n = n->left) {
       n->first = t;
-      if (maintained_) n->stale = true;
+      if (review_.maintained) n->stale = true;
       if (n->left == nullptr) {
         n->begin = t;
         return;
@@ -1193,7 +1237,7 @@ class free_tree : public detail::profile_types<T, C> {
                                                  " keeps run summaries iff its priority says"));
     if (n->stale)
       throw invariant_violation(detail::describe("free_tree: stale node at ", n->begin));
-    if ((maintained_ || !shifts_allowed_) && !is_unshifted(n->pending))
+    if ((review_.maintained || !review_.shifts_allowed) && !is_unshifted(n->pending))
       throw invariant_violation(detail::describe("free_tree: node at ", n->begin,
                                                  " owes its subtree a shift of ", n->pending,
                                                  " where none may be pending"));
@@ -1219,7 +1263,7 @@ class free_tree : public detail::profile_types<T, C> {
     recompute(&expected);
     if (expected.first != n->first || expected.low != n->low || expected.high != n->high)
       throw invariant_violation(detail::describe("free_tree: stale summary at ", n->begin));
-    if (n->runs == nullptr || !maintained_) return;  // nothing stored to check
+    if (n->runs == nullptr || !review_.maintained) return;  // nothing stored to check
     for_each_level([&](std::size_t level) {
       if (runs_at(expected, level) != runs_at(*n, level))
         throw invariant_violation(detail::describe("free_tree: stale run summary of threshold ",
@@ -1275,8 +1319,8 @@ class free_tree : public detail::profile_types<T, C> {
   static constexpr std::uint64_t min_searches = 64;
 
   void note_update() noexcept {
-    if (++updates_since_review_ < review_period) return;
-    updates_since_review_ = 0;
+    if (++review_.updates < review_period) return;
+    review_.updates = 0;
     review_mode();
   }
 
@@ -1288,14 +1332,14 @@ class free_tree : public detail::profile_types<T, C> {
   // only follows a review period with summaries off, so it is at most one per 2 review
   // periods even for a workload that keeps flipping.
   void review_mode() noexcept {
-    const std::uint64_t searches = searches_.take();
-    const std::uint64_t prunes = prunes_.take();
-    const std::uint64_t jumps = level_jumps_.take();
+    const std::uint64_t searches = review_.searches.take();
+    const std::uint64_t prunes = review_.prunes.take();
+    const std::uint64_t jumps = review_.level_jumps.take();
     if (level_count == 0 || searches < min_searches) return;
-    if (maintained_ && prunes * 4 < searches) {
-      maintained_ = false;  // the stored summaries go stale from here on; nothing reads them
-    } else if (!maintained_ && jumps >= 4 * searches) {
-      maintained_ = true;
+    if (review_.maintained && prunes * 4 < searches) {
+      review_.maintained = false;  // the stored summaries go stale from here on; nothing reads them
+    } else if (!review_.maintained && jumps >= 4 * searches) {
+      review_.maintained = true;
       rebuild(root_);
     }
   }
@@ -1349,13 +1393,17 @@ class free_tree : public detail::profile_types<T, C> {
   std::array<std::uint8_t, level_count> level_ranks_{};   // a threshold's highest level index
   std::array<std::uint8_t, components::count> levels_used_{};
   std::uint64_t random_ = 0x9E3779B97F4A7C15ULL;
-  bool maintained_ = false;     // the run summaries are up to date, no shift is pending
-  bool shifts_allowed_ = true;  // updates may leave pending shifts when not maintained
-  std::uint32_t updates_since_review_ = 0;
-  search_tally searches_;         // earliest_fit calls
-  search_tally prunes_;           // subtrees they skipped by stored run summaries
-  search_tally level_jumps_;      // run-to-run jumps of those that had a level but no summaries
-  detail::node_pool<node> pool_;  // declared before root_: outlives the tree
+  // The tree's mode and what the searches reported since the last review (review_mode).
+  struct mode_review {
+    bool maintained = false;     // the run summaries are up to date, no shift is pending
+    bool shifts_allowed = true;  // updates may leave pending shifts when not maintained
+    std::uint32_t updates = 0;   // reserves and releases since the last review
+    search_tally searches;       // earliest_fit calls
+    search_tally prunes;         // subtrees they skipped by stored run summaries
+    search_tally level_jumps;    // run-to-run jumps of those that had a level but no summaries
+  };
+  mode_review review_;
+  detail::node_pool<node> pool_;             // declared before root_: outlives the tree
   detail::node_pool<runs_block> summaries_;  // the summary nodes' runs, likewise
   node* root_ = nullptr;
   std::size_t count_ = 0;

@@ -5,10 +5,11 @@
 // [s, s + duration), or nullopt. Image transfers are placed "as close as possible to the
 // deadline" (Sotomayor, Keahey & Foster, Haizea §3.2; Overhead Matters' EDF as late as
 // possible), which is this question. A backend that models latest_fit_availability answers
-// it itself (free_list walks back from the window's end, capacity_tree searches its hierarchy
-// in reverse time order, slotted_ring walks back over its slots and answers slot-aligned
-// starts as its earliest_fit does, reference tries every candidate); any other is answered
-// here from free_blocks(), up to the window's end: O(blocks before it).
+// it itself: free_list walks back from the window's end, capacity_tree searches its hierarchy
+// in reverse time order, free_tree walks back passing whole subtrees that all fit or all do
+// not, slotted_ring walks back over its slots (slot-aligned, as its earliest_fit), reference
+// tries every candidate. Any other is answered here from free_blocks(), up to the window's
+// end: O(blocks before it).
 //
 // Malformed requests throw invalid_request as earliest_fit does; the window's begin is clamped
 // to the origin.
