@@ -379,6 +379,10 @@ TEST_CASE("free_tree: run summaries are dropped and rebuilt as the searches need
     const request<> r{amount(rng), d, {begin, begin + 3 * d}};
     const auto start = tree.earliest_fit(r);
     REQUIRE(start == list.earliest_fit(r));
+    // latest_fit reads through the pending shifts too, over short and long windows.
+    REQUIRE(tree.latest_fit(r) == list.latest_fit(r));
+    const request<> wide{r.amount, d, {tree.origin(), begin + 3 * d + 2000}};
+    REQUIRE(tree.latest_fit(wide) == list.latest_fit(wide));
     if (start) {
       tree.reserve({*start, *start + d}, r.amount);
       list.reserve({*start, *start + d}, r.amount);
