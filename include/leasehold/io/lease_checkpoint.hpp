@@ -36,6 +36,8 @@ namespace leasehold::io {
 
 namespace detail {
 
+// Doxygen cannot match a specialisation whose type differs from the primary's: hidden.
+/// \cond
 template <>
 inline constexpr name_array<3> enum_names<policy::lease::lease_kind>{"advance_reservation",
                                                                      "best_effort", "immediate"};
@@ -57,6 +59,7 @@ inline constexpr name_array<4> enum_names<policy::lease::backfilling::mode>{
     "off", "aggressive", "conservative", "intermediate"};
 template <>
 inline constexpr name_array<2> enum_names<policy::lease::replanning>{"whole_queue", "slide_back"};
+/// \endcond
 
 // The lease structs, member by member in the document's order (fields.hpp writes and reads
 // them from these lists).

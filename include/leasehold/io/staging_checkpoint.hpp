@@ -28,6 +28,8 @@ namespace leasehold::io {
 
 namespace detail {
 
+// Doxygen cannot match a specialisation whose type differs from the primary's: hidden.
+/// \cond
 template <>
 inline constexpr name_array<2> enum_names<policy::staging::eviction_policy>{"lru", "lfu"};
 template <>
@@ -39,6 +41,7 @@ inline constexpr name_array<2> enum_names<policy::staging::deadline_placement>{
 template <>
 inline constexpr name_array<2> enum_names<policy::staging::piggybacking>{"same_node",
                                                                          "join_multicast"};
+/// \endcond
 
 template <>
 struct object_fields<policy::staging::staging_config> {
