@@ -630,23 +630,23 @@ void register_backend(const std::string& name, std::size_t max_live) {
   }
 }
 
-// The append workload alone, at the given sizes: the thresholds of free_tree (its third
-// template parameter), the 1,000,000 row, the vector capacities.
-template <class Factory>
-void register_append(const std::string& name, std::initializer_list<std::int64_t> sizes) {
+// One workload alone (`bm`, named `family`), at the given sizes: the append rows of free_tree's
+// thresholds (its third template parameter), the 1,000,000 row and the vector capacities; the
+// churn rows of the vector capacities.
+void register_sizes(const std::string& family, const std::string& name,
+                    void (*bm)(benchmark::State&), std::initializer_list<std::int64_t> sizes) {
   for (const std::int64_t n : sizes)
-    benchmark::RegisterBenchmark(("append/" + name).c_str(), bm_append<Factory>)
+    benchmark::RegisterBenchmark((family + "/" + name).c_str(), bm)
         ->Arg(n)
         ->Unit(benchmark::kMicrosecond);
 }
-
-// The churn workload alone, at the given sizes (the vector rows).
+template <class Factory>
+void register_append(const std::string& name, std::initializer_list<std::int64_t> sizes) {
+  register_sizes("append", name, bm_append<Factory>, sizes);
+}
 template <class Factory>
 void register_churn(const std::string& name, std::initializer_list<std::int64_t> sizes) {
-  for (const std::int64_t n : sizes)
-    benchmark::RegisterBenchmark(("churn/" + name).c_str(), bm_churn<Factory>)
-        ->Arg(n)
-        ->Unit(benchmark::kMicrosecond);
+  register_sizes("churn", name, bm_churn<Factory>, sizes);
 }
 
 // One pass from empty to N (a single iteration: at 1,000,000 it takes seconds).

@@ -350,18 +350,25 @@ TEST_CASE("free_tree: run summaries are dropped and rebuilt as the searches need
   // Short windows near the origin, as the churn benchmark asks: the summaries hardly prune.
   std::uniform_int_distribution<std::int64_t> amount(1, 128), duration(1, 60), notice(0, 2000);
   int op = 0;
-  for (; op < 6000 && tree.maintains_run_summaries(); ++op) {
-    CAPTURE(op);
+  // One arrival: a short window near the origin, its earliest fit compared with free_list's,
+  // `ask` asked of the request before it is booked in both where it fits.
+  const auto arrive = [&](auto ask) {
     const std::int64_t begin = tree.origin() + notice(rng);
     const std::int64_t d = duration(rng);
     const request<> r{amount(rng), d, {begin, begin + 3 * d}};
     const auto start = tree.earliest_fit(r);
     REQUIRE(start == list.earliest_fit(r));
+    ask(r);
     if (start) {
       tree.reserve({*start, *start + d}, r.amount);
       list.reserve({*start, *start + d}, r.amount);
       live.push_back({{*start, *start + d}, r.amount});
     }
+    return r;
+  };
+  for (; op < 6000 && tree.maintains_run_summaries(); ++op) {
+    CAPTURE(op);
+    arrive([](const request<>&) {});
     if (live.size() > 300) {
       const std::size_t i = rng() % live.size();
       tree.release(live[i].first, live[i].second);
@@ -374,20 +381,14 @@ TEST_CASE("free_tree: run summaries are dropped and rebuilt as the searches need
   // Carry on without them for a while: shifts pend, answers and blocks stay exact.
   for (int more = 0; more < 500; ++more, ++op) {
     CAPTURE(op);
-    const std::int64_t begin = tree.origin() + notice(rng);
-    const std::int64_t d = duration(rng);
-    const request<> r{amount(rng), d, {begin, begin + 3 * d}};
-    const auto start = tree.earliest_fit(r);
-    REQUIRE(start == list.earliest_fit(r));
     // latest_fit reads through the pending shifts too, over short and long windows.
-    REQUIRE(tree.latest_fit(r) == list.latest_fit(r));
-    const request<> wide{r.amount, d, {tree.origin(), begin + 3 * d + 2000}};
-    REQUIRE(tree.latest_fit(wide) == list.latest_fit(wide));
-    if (start) {
-      tree.reserve({*start, *start + d}, r.amount);
-      list.reserve({*start, *start + d}, r.amount);
-      live.push_back({{*start, *start + d}, r.amount});
-    }
+    const request<> r = arrive([&](const request<>& asked) {
+      REQUIRE(tree.latest_fit(asked) == list.latest_fit(asked));
+      const request<> wide{asked.amount, asked.duration, {tree.origin(), asked.window.end + 2000}};
+      REQUIRE(tree.latest_fit(wide) == list.latest_fit(wide));
+    });
+    const std::int64_t begin = r.window.begin;
+    const std::int64_t d = r.duration;
     const std::size_t i = rng() % live.size();
     tree.release(live[i].first, live[i].second);
     list.release(live[i].first, live[i].second);
