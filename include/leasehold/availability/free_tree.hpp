@@ -25,6 +25,9 @@
 // thresholds, those in (low, high]: at the others every block of the subtree reaches the
 // threshold or none does, and the summary follows from the subtree's first begin (runs_at). A
 // leaf (about a third of a treap's nodes) has no mixed threshold, and a small subtree spans few.
+// Of those, a node whose subtree kept its shape recomputes only the thresholds that some block
+// of the call crossed, between its old and new free capacity (values_changed): about 14 of
+// its 23 mixed ones on the append benchmark at 100,000; the others cannot have changed.
 //
 // Why only a sparse subset of nodes keeps them (issue 19): 32 summaries are 768 bytes, and on
 // every node they made a tree of ~850 bytes a block, 78 MB at 100,000 blocks, whose searches
@@ -346,6 +349,16 @@ class free_tree : public detail::profile_types<T, C> {
   }
 
  private:
+  // What made a node stale, for refresh(). `values_changed`: its subtree holds the same
+  // blocks, up to splits and merges of equal neighbours, and some of their free capacities
+  // changed. A split or merge of equal neighbours moves no run's start or stop at any
+  // threshold, so only the levels whose threshold lies between a changed block's old and new
+  // free capacity can change (change_over records them: changed_levels_). `shape_changed`:
+  // the subtree itself was rebuilt (a treap split, merge or rotation), or its first begin
+  // moved; every level is recomputed.
+  static constexpr std::uint8_t values_changed = 1;
+  static constexpr std::uint8_t shape_changed = 2;
+
   struct node {
     node(T b, C f, std::uint32_t p) noexcept : begin(b), free(f), priority(p) {}
     T begin;  // the block's end is the next block's begin, or forever
@@ -354,7 +367,7 @@ class free_tree : public detail::profile_types<T, C> {
     // word with `stale` (a node is 80 bytes for 64-bit T and C); the rare equal priorities
     // only make the shape a little less random.
     std::uint32_t priority;
-    bool stale = false;  // the summary below awaits refresh()
+    std::uint8_t stale = 0;  // the summary below awaits refresh(): which kinds of change
     node* left = nullptr;
     node* right = nullptr;
     // Summary of the subtree rooted here (this node included).
@@ -464,6 +477,9 @@ class free_tree : public detail::profile_types<T, C> {
     return components::get(free, level / per_component) >= thresholds_[level];
   }
 
+  // Per component, a range [first, second) of levels.
+  using level_ranges = std::array<std::pair<std::size_t, std::size_t>, components::count>;
+
   // The run summary of n's subtree at `level`. A level whose threshold every block of the
   // subtree reaches (low at or above it) has one run from the first block to the end; one that
   // no block reaches (high below it) has no run at all. Both follow from n.first alone, so
@@ -477,22 +493,26 @@ class free_tree : public detail::profile_types<T, C> {
 
   // The stored run summaries of a subtree: a summary node's own, or, for a gap (a node without
   // them), a scan of its blocks into `scratch`; nullptr for no subtree.
-  [[nodiscard]] const runs_block* runs_of(const node* n, runs_block& scratch) const noexcept {
+  [[nodiscard]] const runs_block* runs_of(const node* n, runs_block& scratch,
+                                          const level_ranges* only = nullptr) const noexcept {
     if (n == nullptr) return nullptr;
     if (n->runs != nullptr) return n->runs;
-    scan_gap(n, scratch);
+    scan_gap(n, scratch, only);
     return &scratch;
   }
 
-  using level_ranges = std::array<std::pair<std::size_t, std::size_t>, components::count>;
-
-  // Every component's mixed levels for n's subtree (see mixed_levels), or nullopt when no
-  // component has one: then every level is trivial and nothing stored is read.
-  [[nodiscard]] std::optional<level_ranges> all_mixed_levels(const node& n) const noexcept {
+  // Every component's mixed levels for n's subtree (see mixed_levels), within `only` if
+  // given, or nullopt when no component has one: then nothing stored is read.
+  [[nodiscard]] std::optional<level_ranges> all_mixed_levels(
+      const node& n, const level_ranges* only = nullptr) const noexcept {
     level_ranges mixed{};
     bool any_mixed = false;
     for (std::size_t i = 0; i < components::count; ++i) {
       mixed[i] = mixed_levels(i, components::get(n.low, i), components::get(n.high, i));
+      if (only != nullptr) {
+        mixed[i].first = std::max(mixed[i].first, (*only)[i].first);
+        mixed[i].second = std::max(mixed[i].first, std::min(mixed[i].second, (*only)[i].second));
+      }
       any_mixed = any_mixed || mixed[i].first < mixed[i].second;
     }
     if (!any_mixed) return std::nullopt;
@@ -516,8 +536,8 @@ class free_tree : public detail::profile_types<T, C> {
   // block's, where a run opens or closes; at the others nothing changes. The count of levels
   // reached is found by stepping from the previous block's over those same levels (a binary
   // search per block measured as a sixth of the scan's time on append).
-  void scan_gap(const node* n, runs_block& out) const noexcept {
-    const std::optional<level_ranges> found = all_mixed_levels(*n);
+  void scan_gap(const node* n, runs_block& out, const level_ranges* only = nullptr) const noexcept {
+    const std::optional<level_ranges> found = all_mixed_levels(*n, only);
     if (!found) return;  // every level trivial: runs_from reads nothing
     const level_ranges& mixed = *found;
     // Per component, the levels in [from, reached) are reached by the previous block, those in
@@ -866,10 +886,16 @@ class free_tree : public detail::profile_types<T, C> {
           split_block_at(t, in_force[0].first == t ? in_force[0].second : in_force[1].second);
           (t == span.begin ? split_begin : split_end) = true;
         });
+    change_hull_ = {};
     if (!review_.maintained && review_.shifts_allowed)
       shift_span(span, delta);
     else
       apply(root_, span, change);
+    for (std::size_t i = 0; i < components::count; ++i)
+      changed_levels_[i] = change_hull_.empty
+                               ? std::pair<std::size_t, std::size_t>{}
+                               : mixed_levels(i, components::get(change_hull_.lowest, i),
+                                              components::get(change_hull_.highest, i));
     // An end just split off a block differs from its other half by the (non-zero) change, so
     // only an end that was a boundary already can merge: a reserve inside free time skips both.
     if (span.end != forever<T> && !split_end) merge_with_left(span.end);
@@ -915,12 +941,14 @@ class free_tree : public detail::profile_types<T, C> {
     } else if (n->begin >= span.end) {
       changed = apply(n->left, span, change);
     } else {
+      change_hull_.take(n->free);
       change(n->free);
+      change_hull_.take(n->free);
       apply(n->left, span, change);
       apply(n->right, span, change);
       changed = true;
     }
-    if (changed) n->stale = true;
+    if (changed) n->stale |= values_changed;
     return changed;
   }
 
@@ -979,7 +1007,7 @@ class free_tree : public detail::profile_types<T, C> {
   // A node on a path of shift_span: its pending goes down, its summary will change.
   static void visit_for_shift(node* n) noexcept {
     push_down(n);
-    n->stale = true;
+    n->stale |= shape_changed;  // (no run summaries are kept while shifts are lazy)
   }
 
   static void shift_subtree(node* n, const C& delta) noexcept {
@@ -1044,16 +1072,19 @@ class free_tree : public detail::profile_types<T, C> {
   // ancestors) stale; one pass then recomputes each of them once, children first, so a
   // reserve pays for the union of its paths rather than for every path separately.
   void refresh(node* n) const noexcept {
-    if (n == nullptr || !n->stale) return;
+    if (n == nullptr || n->stale == 0) return;
     refresh(n->left);
     refresh(n->right);
-    recompute(n);
+    recompute(n, (n->stale & shape_changed) != 0 ? nullptr : &changed_levels_);
   }
 
-  void recompute(node* n) const noexcept {
+  // Recomputes n's summary from its children's; with `only`, the run summaries of just those
+  // levels (per component), which are all that can differ from the stored ones (see
+  // values_changed).
+  void recompute(node* n, const level_ranges* only = nullptr) const noexcept {
     const node* l = n->left;
     const node* r = n->right;
-    n->stale = false;
+    n->stale = 0;
     n->first = l != nullptr ? l->first : n->begin;
     n->low = n->high = n->free;
     if (l != nullptr) {
@@ -1068,13 +1099,13 @@ class free_tree : public detail::profile_types<T, C> {
     // Only the mixed levels (see runs_at): none for a leaf, few for a small subtree. Storing
     // the trivial levels too (so that a join need not test its children's level kinds) measured
     // up to 2.5x slower on churn/free_tree/10000 (more cache lines written per update).
-    const std::optional<level_ranges> mixed = all_mixed_levels(*n);
+    const std::optional<level_ranges> mixed = all_mixed_levels(*n, only);
     if (!mixed) return;
     // A child without summaries (a gap) has its own computed once for all levels here.
     runs_block left_scan;  // scan_gap fills the entries runs_from reads
     runs_block right_scan;
-    const runs_block* left_runs = runs_of(l, left_scan);
-    const runs_block* right_runs = runs_of(r, right_scan);
+    const runs_block* left_runs = runs_of(l, left_scan, only);
+    const runs_block* right_runs = runs_of(r, right_scan, only);
     for (const auto& [from, to] : *mixed)
       for (std::size_t level = from; level < to; ++level)
         (*n->runs)[level] = summarise(n, level, left_runs, right_runs);
@@ -1104,7 +1135,7 @@ class free_tree : public detail::profile_types<T, C> {
       split(n->left, key, less, n->left);
       rest = n;
     }
-    n->stale = true;
+    n->stale |= shape_changed;
   }
 
   // Every key of a precedes every key of b.
@@ -1114,33 +1145,37 @@ class free_tree : public detail::profile_types<T, C> {
     if (a->priority > b->priority) {
       push_down(a);
       a->right = merge(a->right, b);
-      a->stale = true;
+      a->stale |= shape_changed;
       return a;
     }
     push_down(b);
     b->left = merge(a, b->left);
-    b->stale = true;
+    b->stale |= shape_changed;
     return b;
   }
 
-  // x's key is not in the tree yet.
+  // x's key is not in the tree yet. Only ever a block split off its left neighbour with the
+  // same free capacity (split_block_at), so x's ancestors keep their runs (values_changed),
+  // except one whose subtree x now begins: its neighbour lies outside.
   node* insert(node* n, node* x) noexcept {
     if (n == nullptr) return x;
     push_down(n);  // x's free is true: no ancestor of its place may owe it a shift
     if (x->priority > n->priority) {
       split(n, x->begin, x->left, x->right);
-      x->stale = true;
+      x->stale |= shape_changed;
       return x;
     }
+    n->stale |= x->begin < n->first ? shape_changed : values_changed;
     if (x->begin < n->begin)
       n->left = insert(n->left, x);
     else
       n->right = insert(n->right, x);
-    n->stale = true;
     return n;
   }
 
-  // key is in the tree.
+  // key is in the tree. Only ever a block equal to its left neighbour (merge_with_left), so
+  // the ancestors of its node keep their runs (values_changed), except one whose subtree it
+  // began.
   node* erase(node* n, T key) noexcept {
     push_down(n);  // before the children move up
     if (n->begin == key) {
@@ -1152,7 +1187,7 @@ class free_tree : public detail::profile_types<T, C> {
       n->left = erase(n->left, key);
     else
       n->right = erase(n->right, key);
-    n->stale = true;
+    n->stale |= key == n->first ? shape_changed : values_changed;
     return n;
   }
 
@@ -1161,7 +1196,7 @@ class free_tree : public detail::profile_types<T, C> {
   void set_first_begin(node* n, T t) noexcept {
     for (;; n = n->left) {
       n->first = t;
-      if (review_.maintained) n->stale = true;
+      if (review_.maintained) n->stale |= shape_changed;
       if (n->left == nullptr) {
         n->begin = t;
         return;
@@ -1235,7 +1270,7 @@ class free_tree : public detail::profile_types<T, C> {
     if ((n->runs != nullptr) != (n->priority >= summary_priority))
       throw invariant_violation(detail::describe("free_tree: node at ", n->begin,
                                                  " keeps run summaries iff its priority says"));
-    if (n->stale)
+    if (n->stale != 0)
       throw invariant_violation(detail::describe("free_tree: stale node at ", n->begin));
     if ((review_.maintained || !review_.shifts_allowed) && !is_unshifted(n->pending))
       throw invariant_violation(detail::describe("free_tree: node at ", n->begin,
@@ -1403,6 +1438,20 @@ class free_tree : public detail::profile_types<T, C> {
     search_tally level_jumps;    // run-to-run jumps of those that had a level but no summaries
   };
   mode_review review_;
+  // The free capacities the current change_over's blocks had before and after it, element-wise
+  // (apply records them): a block's runs change only at thresholds in (new, old] or (old, new].
+  struct value_hull {
+    C lowest{};
+    C highest{};
+    bool empty = true;
+    void take(const C& value) noexcept {
+      lowest = empty ? value : elementwise_min(lowest, value);
+      highest = empty ? value : elementwise_max(highest, value);
+      empty = false;
+    }
+  };
+  value_hull change_hull_;
+  level_ranges changed_levels_{};            // the levels of change_hull_, for refresh()
   detail::node_pool<node> pool_;             // declared before root_: outlives the tree
   detail::node_pool<runs_block> summaries_;  // the summary nodes' runs, likewise
   node* root_ = nullptr;
