@@ -419,11 +419,24 @@ int parse(const char* text, int fallback) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string_view mode = argc > 1 ? argv[1] : "";
-  const int n = parse(argc > 2 ? argv[2] : nullptr, 10'000);
-  const int q = parse(argc > 3 ? argv[3] : nullptr, mode == "certificates" ? 300 : 500);
-  if (n < 0 || q < 0 || (mode != "profile" && mode != "certificates") || q > n) {
-    std::fprintf(stderr, "usage: vector_fit_probe <profile|certificates> <N> [Q]\n");
+  constexpr std::string_view usage = "usage: vector_fit_probe <profile|certificates> <N> [Q]";
+  if (argc < 3 || argc > 4) {
+    std::fprintf(stderr, "vector_fit_probe: takes 2 or 3 arguments, got %d\n%s\n", argc - 1,
+                 usage.data());
+    return 2;
+  }
+  const std::string_view mode = argv[1];
+  if (mode != "profile" && mode != "certificates") {
+    std::fprintf(stderr, "vector_fit_probe: unknown mode '%s'\n%s\n", argv[1], usage.data());
+    return 2;
+  }
+  const int n = parse(argv[2], 0);
+  const int q = parse(argc == 4 ? argv[3] : nullptr, mode == "certificates" ? 300 : 500);
+  if (n < 0 || q < 0 || q > n) {
+    std::fprintf(stderr,
+                 "vector_fit_probe: '%s' is not a count of reservations (N) with at most N "
+                 "requests (Q), each a whole number above 0\n%s\n",
+                 n < 0 ? argv[2] : argv[argc - 1], usage.data());
     return 2;
   }
   if (mode == "profile") {
