@@ -75,6 +75,9 @@ SKIPS = [
     {"pattern": r"^scripts/cache_misses\b",
      "reason": "runs valgrind's cache simulator for minutes (the probe alone is tested by "
                "bench.cache_probe.runs)"},
+    {"pattern": r"^build/release/benchmarks/vector_fit_probe\b",
+     "reason": "counts visits on the 10,000-reservation vector profile, a minute in Debug (both "
+               "modes run at 1,000 in bench.vector_fit_probe.profile and .certificates)"},
     {"pattern": r"^scripts/bench\b",
      "reason": "configures and builds the release preset and runs the whole benchmark suite; "
                "the suite's own command (build/release/benchmarks/availability_bench) is run "
