@@ -891,11 +891,12 @@ class free_tree : public detail::profile_types<T, C> {
       shift_span(span, delta);
     else
       apply(root_, span, change);
-    for (std::size_t i = 0; i < components::count; ++i)
-      changed_levels_[i] = change_hull_.empty
-                               ? std::pair<std::size_t, std::size_t>{}
-                               : mixed_levels(i, components::get(change_hull_.lowest, i),
-                                              components::get(change_hull_.highest, i));
+    if (review_.maintained)  // otherwise no level is recomputed
+      for (std::size_t i = 0; i < components::count; ++i)
+        changed_levels_[i] = change_hull_.empty
+                                 ? std::pair<std::size_t, std::size_t>{}
+                                 : mixed_levels(i, components::get(change_hull_.lowest, i),
+                                                components::get(change_hull_.highest, i));
     // An end just split off a block differs from its other half by the (non-zero) change, so
     // only an end that was a boundary already can merge: a reserve inside free time skips both.
     if (span.end != forever<T> && !split_end) merge_with_left(span.end);
