@@ -1011,7 +1011,9 @@ class free_tree : public detail::profile_types<T, C> {
     n->stale |= shape_changed;  // (no run summaries are kept while shifts are lazy)
   }
 
-  static void shift_subtree(node* n, const C& delta) noexcept {
+  // delta by value: as a reference it could alias n's fields (push_down passes a pending), and
+  // the compiler reloaded it after every store.
+  static void shift_subtree(node* n, const C delta) noexcept {
     n->free = shifted(n->free, delta);
     n->low = shifted(n->low, delta);
     n->high = shifted(n->high, delta);
@@ -1087,15 +1089,18 @@ class free_tree : public detail::profile_types<T, C> {
     const node* r = n->right;
     n->stale = 0;
     n->first = l != nullptr ? l->first : n->begin;
-    n->low = n->high = n->free;
-    if (l != nullptr) {
-      n->low = elementwise_min(n->low, shifted(l->low, n->pending));
-      n->high = elementwise_max(n->high, shifted(l->high, n->pending));
+    // In locals, stored once: a store through n could alias the children as far as the
+    // compiler knows, which made it reload them after every step.
+    const C pending = n->pending;
+    C low = n->free;
+    C high = n->free;
+    for (const node* child : {l, r}) {
+      if (child == nullptr) continue;
+      low = elementwise_min(low, shifted(child->low, pending));
+      high = elementwise_max(high, shifted(child->high, pending));
     }
-    if (r != nullptr) {
-      n->low = elementwise_min(n->low, shifted(r->low, n->pending));
-      n->high = elementwise_max(n->high, shifted(r->high, n->pending));
-    }
+    n->low = low;
+    n->high = high;
     if (n->runs == nullptr || !review_.maintained) return;
     // Only the mixed levels (see runs_at): none for a leaf, few for a small subtree. Storing
     // the trivial levels too (so that a join need not test its children's level kinds) measured
