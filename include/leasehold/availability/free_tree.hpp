@@ -353,7 +353,7 @@ class free_tree : public detail::profile_types<T, C> {
   // blocks, up to splits and merges of equal neighbours, and some of their free capacities
   // changed. A split or merge of equal neighbours moves no run's start or stop at any
   // threshold, so only the levels whose threshold lies between a changed block's old and new
-  // free capacity can change (change_over records them: changed_levels_). `shape_changed`:
+  // free capacity can change (change_over hands them to refresh()). `shape_changed`:
   // the subtree itself was rebuilt (a treap split, merge or rotation), or its first begin
   // moved; every level is recomputed.
   static constexpr std::uint8_t values_changed = 1;
@@ -886,22 +886,21 @@ class free_tree : public detail::profile_types<T, C> {
           split_block_at(t, in_force[0].first == t ? in_force[0].second : in_force[1].second);
           (t == span.begin ? split_begin : split_end) = true;
         });
-    change_hull_ = {};
-    if (!review_.maintained && review_.shifts_allowed)
+    value_hull crossed;
+    if (may_owe_shifts())
       shift_span(span, delta);
     else
-      apply(root_, span, change);
-    if (review_.maintained)  // otherwise no level is recomputed
+      apply(root_, span, change, crossed);
+    level_ranges changed_levels{};
+    if (review_.maintained && !crossed.empty)  // otherwise no level is recomputed
       for (std::size_t i = 0; i < components::count; ++i)
-        changed_levels_[i] = change_hull_.empty
-                                 ? std::pair<std::size_t, std::size_t>{}
-                                 : mixed_levels(i, components::get(change_hull_.lowest, i),
-                                                components::get(change_hull_.highest, i));
+        changed_levels[i] = mixed_levels(i, components::get(crossed.lowest, i),
+                                         components::get(crossed.highest, i));
     // An end just split off a block differs from its other half by the (non-zero) change, so
     // only an end that was a boundary already can merge: a reserve inside free time skips both.
     if (span.end != forever<T> && !split_end) merge_with_left(span.end);
     if (!split_begin) merge_with_left(span.begin);
-    refresh(root_);
+    refresh(root_, &changed_levels);
   }
 
   // t lies inside a block whose free capacity is `free`.
@@ -931,22 +930,35 @@ class free_tree : public detail::profile_types<T, C> {
     --count_;
   }
 
+  // The free capacities a change had before and after it, element-wise (apply records them):
+  // a block's runs change only at thresholds in (new, old] or (old, new].
+  struct value_hull {
+    C lowest{};
+    C highest{};
+    bool empty = true;
+    void take(const C& value) noexcept {
+      lowest = empty ? value : elementwise_min(lowest, value);
+      highest = empty ? value : elementwise_max(highest, value);
+      empty = false;
+    }
+  };
+
   // Changes the blocks that begin inside the span, recomputing only the summaries on the
-  // paths to them: O(log n + k).
+  // paths to them: O(log n + k). Their free capacities before and after go into `crossed`.
   template <class Change>
-  bool apply(node* n, interval<T> span, Change& change) noexcept {
+  bool apply(node* n, interval<T> span, Change& change, value_hull& crossed) noexcept {
     if (n == nullptr) return false;
     bool changed = false;
     if (n->begin < span.begin) {
-      changed = apply(n->right, span, change);
+      changed = apply(n->right, span, change, crossed);
     } else if (n->begin >= span.end) {
-      changed = apply(n->left, span, change);
+      changed = apply(n->left, span, change, crossed);
     } else {
-      change_hull_.take(n->free);
+      crossed.take(n->free);
       change(n->free);
-      change_hull_.take(n->free);
-      apply(n->left, span, change);
-      apply(n->right, span, change);
+      crossed.take(n->free);
+      apply(n->left, span, change, crossed);
+      apply(n->right, span, change, crossed);
       changed = true;
     }
     if (changed) n->stale |= values_changed;
@@ -1074,11 +1086,13 @@ class free_tree : public detail::profile_types<T, C> {
   // Structural changes only mark the nodes whose subtree changed (and with them all their
   // ancestors) stale; one pass then recomputes each of them once, children first, so a
   // reserve pays for the union of its paths rather than for every path separately.
-  void refresh(node* n) const noexcept {
+  // `changed_levels`: the levels a change_over's blocks crossed (see values_changed); without
+  // them every stale node recomputes all its mixed levels.
+  void refresh(node* n, const level_ranges* changed_levels = nullptr) const noexcept {
     if (n == nullptr || n->stale == 0) return;
-    refresh(n->left);
-    refresh(n->right);
-    recompute(n, (n->stale & shape_changed) != 0 ? nullptr : &changed_levels_);
+    refresh(n->left, changed_levels);
+    refresh(n->right, changed_levels);
+    recompute(n, (n->stale & shape_changed) != 0 ? nullptr : changed_levels);
   }
 
   // Recomputes n's summary from its children's; with `only`, the run summaries of just those
@@ -1444,20 +1458,6 @@ class free_tree : public detail::profile_types<T, C> {
     search_tally level_jumps;    // run-to-run jumps of those that had a level but no summaries
   };
   mode_review review_;
-  // The free capacities the current change_over's blocks had before and after it, element-wise
-  // (apply records them): a block's runs change only at thresholds in (new, old] or (old, new].
-  struct value_hull {
-    C lowest{};
-    C highest{};
-    bool empty = true;
-    void take(const C& value) noexcept {
-      lowest = empty ? value : elementwise_min(lowest, value);
-      highest = empty ? value : elementwise_max(highest, value);
-      empty = false;
-    }
-  };
-  value_hull change_hull_;
-  level_ranges changed_levels_{};            // the levels of change_hull_, for refresh()
   detail::node_pool<node> pool_;             // declared before root_: outlives the tree
   detail::node_pool<runs_block> summaries_;  // the summary nodes' runs, likewise
   node* root_ = nullptr;

@@ -230,7 +230,6 @@ class slotted_ring : public detail::profile_types<T, C> {
     return static_cast<T>(t - remainder);
   }
 
-  // Index from the origin of the slot holding t (origin <= t).
   // The slots a request may start in, first_slot to last_slot (its window clamped to the
   // origin and to the horizon, less the duration), and how many slots a start covers; nullopt
   // when no slot-aligned start is admissible. Throws invalid_request for a malformed request,
@@ -255,6 +254,7 @@ class slotted_ring : public detail::profile_types<T, C> {
     return slot_starts{first_slot, last_slot, slots_for(r.duration)};
   }
 
+  // Index from the origin of the slot holding t (origin <= t).
   [[nodiscard]] std::size_t slot_of(T t) const noexcept {
     const auto offset = static_cast<unsigned_time>(static_cast<unsigned_time>(t) -
                                                    static_cast<unsigned_time>(origin_));
