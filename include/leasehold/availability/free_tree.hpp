@@ -246,11 +246,14 @@ class free_tree : public detail::profile_types<T, C> {
         [&amount](const node& n, const C& shift) { return !fits(amount, shifted(n.low, shift)); },
         [&amount](const node& n, const C& shift) { return !fits(amount, shifted(n.free, shift)); },
         span.end);
-    if (const node* n = first_in(span, too_little))
+    // One descent finds the block in force at span.begin for both the check and the split.
+    const block_lookup at_begin = block_and_free_at(span.begin);
+    if (const node* n = first_in(span, at_begin.first, too_little))
       throw insufficient_capacity(detail::describe("reserve ", amount, " over ", span, ": only ",
                                                    free_in_force(n->begin), " free at ",
                                                    std::max(n->begin, span.begin)));
-    change_over(span, C{} - amount, [&amount](C& free) noexcept { free -= amount; });
+    change_over(
+        span, C{} - amount, [&amount](C& free) noexcept { free -= amount; }, at_begin);
     note_update();
   }
 
@@ -262,11 +265,13 @@ class free_tree : public detail::profile_types<T, C> {
         [&room](const node& n, const C& shift) { return !fits(shifted(n.high, shift), room); },
         [&room](const node& n, const C& shift) { return !fits(shifted(n.free, shift), room); },
         span.end);
-    if (const node* n = first_in(span, too_much))
+    const block_lookup at_begin = block_and_free_at(span.begin);
+    if (const node* n = first_in(span, at_begin.first, too_much))
       throw invalid_release(detail::describe("release ", amount, " over ", span, ": only ",
                                              total_ - free_in_force(n->begin), " booked at ",
                                              std::max(n->begin, span.begin)));
-    change_over(span, amount, [&amount](C& free) noexcept { free += amount; });
+    change_over(
+        span, amount, [&amount](C& free) noexcept { free += amount; }, at_begin);
     note_update();
   }
 
@@ -715,11 +720,11 @@ class free_tree : public detail::profile_types<T, C> {
     return nullptr;
   }
 
-  // The first block of the span (the one in force at span.begin, or later) that the seeker
-  // accepts, or nullptr.
+  // The first block of the span (`in_force`, the one in force at span.begin, or later) that
+  // the seeker accepts, or nullptr.
   template <class Seeker>
-  [[nodiscard]] const node* first_in(interval<T> span, Seeker& seeker) const {
-    const node* n = seek(block_at(span.begin)->begin, seeker);
+  [[nodiscard]] const node* first_in(interval<T> span, const node* in_force, Seeker& seeker) const {
+    const node* n = seek(in_force->begin, seeker);
     return n != nullptr && n->begin < span.end ? n : nullptr;
   }
 
@@ -763,7 +768,10 @@ class free_tree : public detail::profile_types<T, C> {
   // The free capacity of the block in force at t; t >= origin(): block_at with the shifts.
   [[nodiscard]] C free_in_force(T t) const noexcept { return block_and_free_at(t).second; }
 
-  [[nodiscard]] std::pair<const node*, C> block_and_free_at(T t) const noexcept {
+  // A block and its true free capacity (its stored one plus what its ancestors owe it).
+  using block_lookup = std::pair<const node*, C>;
+
+  [[nodiscard]] block_lookup block_and_free_at(T t) const noexcept {
     if (!may_owe_shifts()) {
       const node* found = block_at(t);
       return {found, found->free};
@@ -862,8 +870,10 @@ class free_tree : public detail::profile_types<T, C> {
   // that keep summaries, are taken from the pools first: from there on nothing can throw. Exactly
   // those, never more: the inverse call splits exactly where this one merged (returning nodes and
   // blocks to the pools), so undoing a call that just succeeded never allocates (nothrow_rollback).
+  // `at_begin`, when given, is block_and_free_at(span.begin), which the caller looked up already.
   template <class Change>
-  void change_over(interval<T> span, const C& delta, Change change) {
+  void change_over(interval<T> span, const C& delta, Change change,
+                   std::optional<block_lookup> at_begin = std::nullopt) {
     // The free capacity in force at each end, found by the same descent as its block, is what
     // the new block there starts with (splitting one end leaves the other's unchanged).
     std::array<std::pair<T, C>, 2> in_force{};
@@ -872,8 +882,8 @@ class free_tree : public detail::profile_types<T, C> {
     bool split_end = false;
     detail::split_span_ends(
         span,
-        [this, &in_force, &looked_up](T t) {
-          const auto [block, free] = block_and_free_at(t);
+        [this, &in_force, &looked_up, &at_begin, &span](T t) {
+          const auto [block, free] = t == span.begin && at_begin ? *at_begin : block_and_free_at(t);
           in_force[looked_up++] = {t, free};
           return block->begin;
         },
