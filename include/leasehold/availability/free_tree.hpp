@@ -246,14 +246,18 @@ class free_tree : public detail::profile_types<T, C> {
         [&amount](const node& n, const C& shift) { return !fits(amount, shifted(n.low, shift)); },
         [&amount](const node& n, const C& shift) { return !fits(amount, shifted(n.free, shift)); },
         span.end);
-    // One descent finds the block in force at span.begin for both the check and the split.
-    const block_lookup at_begin = block_and_free_at(span.begin);
-    if (const node* n = first_in(span, at_begin.first, too_little))
+    // One descent checks the span and finds its ends for the splits; only a call that fails
+    // seeks the first block short of the amount, for the message.
+    const span_survey looked =
+        survey(span, &node::low, [](const C& x, const C& y) { return elementwise_min(x, y); });
+    if (!fits(amount, looked.folded)) {
+      const node* n = first_in(span, looked.ends[0].first, too_little);
       throw insufficient_capacity(detail::describe("reserve ", amount, " over ", span, ": only ",
                                                    free_in_force(n->begin), " free at ",
                                                    std::max(n->begin, span.begin)));
+    }
     change_over(
-        span, C{} - amount, [&amount](C& free) noexcept { free -= amount; }, at_begin);
+        span, C{} - amount, [&amount](C& free) noexcept { free -= amount; }, looked.ends);
     note_update();
   }
 
@@ -265,13 +269,16 @@ class free_tree : public detail::profile_types<T, C> {
         [&room](const node& n, const C& shift) { return !fits(shifted(n.high, shift), room); },
         [&room](const node& n, const C& shift) { return !fits(shifted(n.free, shift), room); },
         span.end);
-    const block_lookup at_begin = block_and_free_at(span.begin);
-    if (const node* n = first_in(span, at_begin.first, too_much))
+    const span_survey looked =
+        survey(span, &node::high, [](const C& x, const C& y) { return elementwise_max(x, y); });
+    if (!fits(looked.folded, room)) {
+      const node* n = first_in(span, looked.ends[0].first, too_much);
       throw invalid_release(detail::describe("release ", amount, " over ", span, ": only ",
                                              total_ - free_in_force(n->begin), " booked at ",
                                              std::max(n->begin, span.begin)));
+    }
     change_over(
-        span, amount, [&amount](C& free) noexcept { free += amount; }, at_begin);
+        span, amount, [&amount](C& free) noexcept { free += amount; }, looked.ends);
     note_update();
   }
 
@@ -781,6 +788,82 @@ class free_tree : public detail::profile_types<T, C> {
     return {d.before, shifted(d.before->free, d.before_shift)};
   }
 
+  // What reserve and release check before they change a span, and what the splits need, from
+  // one descent: the blocks in force at both ends (as block_and_free_at; for a span that runs
+  // forever, the last block instead) and `combine` folded over the free capacities of every
+  // block that meets the span (`field`: the subtree summary that folds a whole subtree). The
+  // paths to the two ends share every node down to where the ends part, which for a short span
+  // is most of them; fold_over and the check's seek would each walk them again.
+  using span_lookup = std::array<block_lookup, 2>;
+  struct span_survey {
+    span_lookup ends;
+    C folded;
+  };
+  template <class Combine>
+  [[nodiscard]] span_survey survey(interval<T> span, C node::*field, Combine combine) const {
+    if (may_owe_shifts()) return survey_in<true>(span, field, combine);
+    return survey_in<false>(span, field, combine);
+  }
+  template <bool Shifts, class Combine>
+  [[nodiscard]] span_survey survey_in(interval<T> span, C node::*field, Combine combine) const {
+    const T a = span.begin;
+    const T b = span.end;
+    // The last node at or before each end on its path, and the shift its ancestors owe it.
+    struct passed {
+      const node* at = nullptr;
+      C shift{};
+    };
+    passed at_a;
+    passed at_b;
+    std::optional<C> inside;  // over the blocks that begin in (a, b)
+    const auto take = [&inside, &combine](const C& value) {
+      inside = inside ? combine(*inside, value) : value;
+    };
+    const node* n = root_;
+    C shift{};
+    while (n != nullptr && (b < n->begin || n->begin <= a)) {  // both ends on one side of n
+      const C below = Shifts ? shifted(shift, n->pending) : no_shift;
+      if (n->begin <= a) at_a = {n, shift};
+      n = n->begin <= a ? n->right : n->left;
+      shift = below;
+    }
+    at_b = at_a;
+    if (n != nullptr) {  // a < n->begin <= b: the paths part at n
+      const C below = Shifts ? shifted(shift, n->pending) : no_shift;
+      at_b = {n, shift};
+      // Towards a: a node after a counts with its right subtree (all before n), then the walk
+      // goes left; a node at or before a is the candidate for a, and the walk goes right.
+      C at = below;
+      for (const node* m = n->left; m != nullptr;) {
+        const C inner = Shifts ? shifted(at, m->pending) : no_shift;
+        if (m->begin > a) take(shifted(m->free, at));
+        if (m->begin >= a && m->right != nullptr) take(shifted(m->right->*field, inner));
+        if (m->begin <= a) at_a = {m, at};
+        if (m->begin == a) break;
+        m = m->begin < a ? m->right : m->left;
+        at = inner;
+      }
+      // Towards b, mirrored: a node before b counts with its left subtree (all after n).
+      if (n->begin < b) {
+        take(shifted(n->free, shift));
+        at = below;
+        for (const node* m = n->right; m != nullptr;) {
+          const C inner = Shifts ? shifted(at, m->pending) : no_shift;
+          if (m->begin < b) take(shifted(m->free, at));
+          if (m->begin <= b && m->left != nullptr) take(shifted(m->left->*field, inner));
+          if (m->begin <= b) at_b = {m, at};
+          if (m->begin == b) break;
+          m = m->begin < b ? m->right : m->left;
+          at = inner;
+        }
+      }
+    }
+    const C free_at_a = shifted(at_a.at->free, at_a.shift);
+    return {{block_lookup{at_a.at, free_at_a},
+             block_lookup{at_b.at, shifted(at_b.at->free, at_b.shift)}},
+            inside ? combine(*inside, free_at_a) : free_at_a};
+  }
+
   // latest_fit's walk: the run of fitting blocks that ends at run_end (a blocker's begin, or
   // the window's end) grows backwards until it holds the duration, or run_end falls below
   // shortest_end and no start is left. Values are read through the pending shifts.
@@ -870,10 +953,9 @@ class free_tree : public detail::profile_types<T, C> {
   // that keep summaries, are taken from the pools first: from there on nothing can throw. Exactly
   // those, never more: the inverse call splits exactly where this one merged (returning nodes and
   // blocks to the pools), so undoing a call that just succeeded never allocates (nothrow_rollback).
-  // `at_begin`, when given, is block_and_free_at(span.begin), which the caller looked up already.
+  // `ends`: the blocks in force at span's ends, which the caller looked up already (survey).
   template <class Change>
-  void change_over(interval<T> span, const C& delta, Change change,
-                   std::optional<block_lookup> at_begin = std::nullopt) {
+  void change_over(interval<T> span, const C& delta, Change change, const span_lookup& ends) {
     // The free capacity in force at each end, found by the same descent as its block, is what
     // the new block there starts with (splitting one end leaves the other's unchanged).
     std::array<std::pair<T, C>, 2> in_force{};
@@ -882,8 +964,8 @@ class free_tree : public detail::profile_types<T, C> {
     bool split_end = false;
     detail::split_span_ends(
         span,
-        [this, &in_force, &looked_up, &at_begin, &span](T t) {
-          const auto [block, free] = t == span.begin && at_begin ? *at_begin : block_and_free_at(t);
+        [&in_force, &looked_up, &ends, &span](T t) {
+          const auto [block, free] = ends[t == span.begin ? 0 : 1];
           in_force[looked_up++] = {t, free};
           return block->begin;
         },
