@@ -960,8 +960,7 @@ class free_tree : public detail::profile_types<T, C> {
     // the new block there starts with (splitting one end leaves the other's unchanged).
     std::array<std::pair<T, C>, 2> in_force{};
     std::size_t looked_up = 0;
-    bool split_begin = false;
-    bool split_end = false;
+    std::array<node*, 2> made{};  // the new blocks at span.begin and span.end, if split
     detail::split_span_ends(
         span,
         [&in_force, &looked_up, &ends, &span](T t) {
@@ -974,10 +973,19 @@ class free_tree : public detail::profile_types<T, C> {
           summaries_.reserve_nodes(
               static_cast<std::size_t>(std::ranges::count_if(ends, keeps_runs)));
         },
-        [this, &in_force, &split_begin, &split_end, &span](T t) {
-          split_block_at(t, in_force[0].first == t ? in_force[0].second : in_force[1].second);
-          (t == span.begin ? split_begin : split_end) = true;
+        [this, &in_force, &made, &span](T t) {
+          // Made now (from the pools just reserved: no throw), inserted below, where both ends
+          // at once share their descent.
+          const C& free = in_force[0].first == t ? in_force[0].second : in_force[1].second;
+          made[t == span.begin ? 0 : 1] = make_node(t, free);
         });
+    const bool split_begin = made[0] != nullptr;
+    const bool split_end = made[1] != nullptr;
+    if (split_begin && split_end)
+      root_ = insert_both(root_, made[0], made[1]);
+    else if (split_begin || split_end)
+      root_ = insert(root_, split_begin ? made[0] : made[1]);
+    count_ += static_cast<std::size_t>(split_begin) + static_cast<std::size_t>(split_end);
     value_hull crossed;
     if (may_owe_shifts())
       shift_span(span, delta);
@@ -1282,6 +1290,25 @@ class free_tree : public detail::profile_types<T, C> {
       n->left = insert(n->left, x);
     else
       n->right = insert(n->right, x);
+    return n;
+  }
+
+  // insert(insert(n, x), y) for x->begin < y->begin, in one descent while both go the same way
+  // (for a short span, most of the way).
+  node* insert_both(node* n, node* x, node* y) noexcept {
+    if (n == nullptr || x->priority > n->priority || y->priority > n->priority)
+      return insert(insert(n, x), y);
+    push_down(n);
+    n->stale |= x->begin < n->first ? shape_changed : values_changed;  // y->begin > x->begin
+    const bool x_left = x->begin < n->begin;
+    if (x_left != (y->begin < n->begin)) {  // they part here
+      n->left = insert(n->left, x);
+      n->right = insert(n->right, y);
+    } else if (x_left) {
+      n->left = insert_both(n->left, x, y);
+    } else {
+      n->right = insert_both(n->right, x, y);
+    }
     return n;
   }
 
