@@ -981,14 +981,15 @@ class free_tree : public detail::profile_types<T, C> {
         });
     const bool split_begin = made[0] != nullptr;
     const bool split_end = made[1] != nullptr;
+    node* span_below = root_;  // where shift_span may start (see insert_both)
     if (split_begin && split_end)
-      root_ = insert_both(root_, made[0], made[1]);
+      root_ = insert_both(root_, made[0], made[1], span_below);
     else if (split_begin || split_end)
       root_ = insert(root_, split_begin ? made[0] : made[1]);
     count_ += static_cast<std::size_t>(split_begin) + static_cast<std::size_t>(split_end);
     value_hull crossed;
     if (may_owe_shifts())
-      shift_span(span, delta);
+      shift_span(span, delta, split_begin && split_end ? span_below : root_);
     else
       apply(root_, span, change, crossed);
     level_ranges changed_levels{};
@@ -1077,8 +1078,10 @@ class free_tree : public detail::profile_types<T, C> {
   // last descended through it, a difference of two free capacities, within [-total, total];
   // hence every stored value within [-total, 2 total] (the constructor checks that the
   // component type holds that).
-  void shift_span(interval<T> span, const C& delta) noexcept {
-    node* n = root_;
+  // `from`: the root, or a node whose ancestors all lie outside the span, have no pending shift
+  // and are marked stale already (insert_both's shared path).
+  void shift_span(interval<T> span, const C& delta, node* from) noexcept {
+    node* n = from;
     while (n->begin < span.begin || n->begin >= span.end) {  // span.begin is a key: no null
       visit_for_shift(n);
       n = n->begin < span.begin ? n->right : n->left;
@@ -1294,20 +1297,23 @@ class free_tree : public detail::profile_types<T, C> {
   }
 
   // insert(insert(n, x), y) for x->begin < y->begin, in one descent while both go the same way
-  // (for a short span, most of the way).
-  node* insert_both(node* n, node* x, node* y) noexcept {
+  // (for a short span, most of the way). `below` is set to the root of the smallest subtree
+  // holding both: every node above it is on the shared path, its shift pushed down and marked
+  // stale, so shift_span over [x, y) may start there.
+  node* insert_both(node* n, node* x, node* y, node*& below) noexcept {
     if (n == nullptr || x->priority > n->priority || y->priority > n->priority)
-      return insert(insert(n, x), y);
+      return below = insert(insert(n, x), y);
     push_down(n);
     n->stale |= x->begin < n->first ? shape_changed : values_changed;  // y->begin > x->begin
     const bool x_left = x->begin < n->begin;
     if (x_left != (y->begin < n->begin)) {  // they part here
       n->left = insert(n->left, x);
       n->right = insert(n->right, y);
+      below = n;
     } else if (x_left) {
-      n->left = insert_both(n->left, x, y);
+      n->left = insert_both(n->left, x, y, below);
     } else {
-      n->right = insert_both(n->right, x, y);
+      n->right = insert_both(n->right, x, y, below);
     }
     return n;
   }
