@@ -968,10 +968,10 @@ class free_tree : public detail::profile_types<T, C> {
           in_force[looked_up++] = {t, free};
           return block->begin;
         },
-        [this](std::span<const T> ends) {
-          pool_.reserve_nodes(ends.size());
+        [this](std::span<const T> cuts) {
+          pool_.reserve_nodes(cuts.size());
           summaries_.reserve_nodes(
-              static_cast<std::size_t>(std::ranges::count_if(ends, keeps_runs)));
+              static_cast<std::size_t>(std::ranges::count_if(cuts, keeps_runs)));
         },
         [this, &in_force, &made, &span](T t) {
           // Made now (from the pools just reserved: no throw), inserted below, where both ends
