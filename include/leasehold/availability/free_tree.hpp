@@ -191,9 +191,10 @@ class free_tree : public detail::profile_types<T, C> {
 
   [[nodiscard]] C min_free(interval<T> span) const {
     detail::check_span("min_free", span, origin());
-    return elementwise_min(total_, fold_over(span, &node::low, [](const C& a, const C& b) {
-                             return elementwise_min(a, b);
-                           }));
+    return survey(
+               span, &node::low, [](const C& a, const C& b) { return elementwise_min(a, b); },
+               total_)
+        .folded;
   }
 
   [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
@@ -741,43 +742,6 @@ class free_tree : public detail::profile_types<T, C> {
     return n != nullptr && n->begin < span.end ? n : nullptr;
   }
 
-  // Folds `combine` over the subtree summaries (`field`) of the blocks that meet the span,
-  // each with the shift its ancestors owe it.
-  template <class Combine>
-  [[nodiscard]] C fold_over(interval<T> span, C node::*field, Combine combine) const {
-    const T lo = block_at(span.begin)->begin;
-    const T hi = span.end;
-    const node* n = root_;
-    C shift{};
-    while (n->begin < lo || n->begin >= hi) {
-      shift = shifted(shift, n->pending);
-      n = n->begin < lo ? n->right : n->left;
-    }
-    C acc =
-        shifted(n->free, shift);  // n meets the span; its left part is >= lo, its right part < hi
-    const C below = shift + n->pending;
-    // One side of n: a node inside the span counts with its subtree on n's side (`near`), and
-    // the walk goes on away from n (`far`); a node outside sends it back towards n.
-    const auto fold_side = [&](const node* m, auto inside, node* node::*far, node* node::*near) {
-      for (C at = below; m != nullptr;) {
-        const C inner = at + m->pending;
-        if (inside(*m)) {
-          acc = combine(acc, shifted(m->free, at));
-          if (const node* c = m->*near) acc = combine(acc, shifted(c->*field, inner));
-          m = m->*far;
-        } else {
-          m = m->*near;
-        }
-        at = inner;
-      }
-    };
-    fold_side(
-        n->left, [lo](const node& m) { return m.begin >= lo; }, &node::left, &node::right);
-    fold_side(
-        n->right, [hi](const node& m) { return m.begin < hi; }, &node::right, &node::left);
-    return acc;
-  }
-
   // The free capacity of the block in force at t; t >= origin(): block_at with the shifts.
   [[nodiscard]] C free_in_force(T t) const noexcept { return block_and_free_at(t).second; }
 
@@ -799,7 +763,7 @@ class free_tree : public detail::profile_types<T, C> {
   // forever, the last block instead) and `combine` folded over the free capacities of every
   // block that meets the span (`field`: the subtree summary that folds a whole subtree). The
   // paths to the two ends share every node down to where the ends part, which for a short span
-  // is most of them; fold_over and the check's seek would each walk them again.
+  // is most of them. min_free is the fold alone.
   using span_lookup = std::array<block_lookup, 2>;
   struct span_survey {
     span_lookup ends;
