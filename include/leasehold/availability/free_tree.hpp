@@ -976,12 +976,6 @@ class free_tree : public detail::profile_types<T, C> {
     refresh(root_, &changed_levels);
   }
 
-  // t lies inside a block whose free capacity is `free`.
-  void split_block_at(T t, const C& free) noexcept {
-    root_ = insert(root_, make_node(t, free));
-    ++count_;
-  }
-
   // t is a block's begin. One descent finds that block and the one before it (the last node
   // passed on the right, or the rightmost of its left subtree), with their shifts.
   void merge_with_left(T t) noexcept {
@@ -1250,7 +1244,7 @@ class free_tree : public detail::profile_types<T, C> {
   }
 
   // x's key is not in the tree yet. Only ever a block split off its left neighbour with the
-  // same free capacity (split_block_at), so x's ancestors keep their runs (values_changed),
+  // same free capacity (change_over), so x's ancestors keep their runs (values_changed),
   // except one whose subtree x now begins: its neighbour lies outside.
   node* insert(node* n, node* x) noexcept {
     if (n == nullptr) return x;
