@@ -191,10 +191,7 @@ class free_tree : public detail::profile_types<T, C> {
 
   [[nodiscard]] C min_free(interval<T> span) const {
     detail::check_span("min_free", span, origin());
-    return survey(
-               span, &node::low, [](const C& a, const C& b) { return elementwise_min(a, b); },
-               total_)
-        .folded;
+    return survey_min(span).folded;
   }
 
   [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
@@ -243,15 +240,16 @@ class free_tree : public detail::profile_types<T, C> {
   void reserve(interval<T> span, C amount) {
     detail::check_span("reserve", span, origin());
     detail::check_amount("reserve", amount, total_);
-    auto too_little = seeker_for(
-        [&amount](const node& n, const C& shift) { return !fits(amount, shifted(n.low, shift)); },
-        [&amount](const node& n, const C& shift) { return !fits(amount, shifted(n.free, shift)); },
-        span.end);
     // One descent checks the span and finds its ends for the splits; only a call that fails
     // seeks the first block short of the amount, for the message.
-    const span_survey looked = survey(
-        span, &node::low, [](const C& x, const C& y) { return elementwise_min(x, y); }, total_);
+    const span_survey looked = survey_min(span);
     if (!fits(amount, looked.folded)) {
+      auto too_little = seeker_for(
+          [&amount](const node& n, const C& shift) { return !fits(amount, shifted(n.low, shift)); },
+          [&amount](const node& n, const C& shift) {
+            return !fits(amount, shifted(n.free, shift));
+          },
+          span.end);
       const node* n = first_in(span, looked.ends[0].first, too_little);
       throw insufficient_capacity(detail::describe("reserve ", amount, " over ", span, ": only ",
                                                    free_in_force(n->begin), " free at ",
@@ -266,13 +264,12 @@ class free_tree : public detail::profile_types<T, C> {
     detail::check_span("release", span, origin());
     detail::check_amount("release", amount, total_);
     const C room = total_ - amount;  // a block can take the release iff its free fits in this
-    auto too_much = seeker_for(
-        [&room](const node& n, const C& shift) { return !fits(shifted(n.high, shift), room); },
-        [&room](const node& n, const C& shift) { return !fits(shifted(n.free, shift), room); },
-        span.end);
-    const span_survey looked = survey(
-        span, &node::high, [](const C& x, const C& y) { return elementwise_max(x, y); }, C{});
+    const span_survey looked = survey_max(span);
     if (!fits(looked.folded, room)) {
+      auto too_much = seeker_for(
+          [&room](const node& n, const C& shift) { return !fits(shifted(n.high, shift), room); },
+          [&room](const node& n, const C& shift) { return !fits(shifted(n.free, shift), room); },
+          span.end);
       const node* n = first_in(span, looked.ends[0].first, too_much);
       throw invalid_release(detail::describe("release ", amount, " over ", span, ": only ",
                                              total_ - free_in_force(n->begin), " booked at ",
@@ -659,9 +656,7 @@ class free_tree : public detail::profile_types<T, C> {
     T start = run.begin;
     // Most often the run's first start holds (89 % of the churn benchmark's searches): one
     // survey of the span it would book says so, and otherwise gives the block at start.
-    const span_survey first = survey(
-        {start, static_cast<T>(start + r.duration)}, &node::low,
-        [](const C& x, const C& y) { return elementwise_min(x, y); }, total_);
+    const span_survey first = survey_min({start, static_cast<T>(start + r.duration)});
     if (fits(amount, first.folded)) return start;
     if (!fits(amount, first.ends[0].second)) {
       const node* next = seek(static_cast<T>(start + 1), fitting);
@@ -769,6 +764,16 @@ class free_tree : public detail::profile_types<T, C> {
     span_lookup ends;
     C folded;
   };
+  // The two folds in use: the span's minimum free (is there room?) and its maximum (is there
+  // enough booked to give back?).
+  [[nodiscard]] span_survey survey_min(interval<T> span) const {
+    return survey(
+        span, &node::low, [](const C& x, const C& y) { return elementwise_min(x, y); }, total_);
+  }
+  [[nodiscard]] span_survey survey_max(interval<T> span) const {
+    return survey(
+        span, &node::high, [](const C& x, const C& y) { return elementwise_max(x, y); }, C{});
+  }
   template <class Combine>
   [[nodiscard]] span_survey survey(interval<T> span, C node::*field, Combine combine,
                                    const C& neutral) const {
@@ -928,28 +933,21 @@ class free_tree : public detail::profile_types<T, C> {
   // `ends`: the blocks in force at span's ends, which the caller looked up already (survey).
   template <class Change>
   void change_over(interval<T> span, const C& delta, Change change, const span_lookup& ends) {
-    // The free capacity in force at each end, found by the same descent as its block, is what
-    // the new block there starts with (splitting one end leaves the other's unchanged).
-    std::array<std::pair<T, C>, 2> in_force{};
-    std::size_t looked_up = 0;
+    // ends[i] for the end t: 0 for span.begin, 1 for span.end. The free capacity in force there
+    // is what a new block at t starts with (splitting one end leaves the other's unchanged).
+    const auto end_at = [&span](T t) -> std::size_t { return t == span.begin ? 0 : 1; };
     std::array<node*, 2> made{};  // the new blocks at span.begin and span.end, if split
     detail::split_span_ends(
-        span,
-        [&in_force, &looked_up, &ends, &span](T t) {
-          const auto [block, free] = ends[t == span.begin ? 0 : 1];
-          in_force[looked_up++] = {t, free};
-          return block->begin;
-        },
+        span, [&ends, &end_at](T t) { return ends[end_at(t)].first->begin; },
         [this](std::span<const T> cuts) {
           pool_.reserve_nodes(cuts.size());
           summaries_.reserve_nodes(
               static_cast<std::size_t>(std::ranges::count_if(cuts, keeps_runs)));
         },
-        [this, &in_force, &made, &span](T t) {
+        [this, &ends, &made, &end_at](T t) {
           // Made now (from the pools just reserved: no throw), inserted below, where both ends
           // at once share their descent.
-          const C& free = in_force[0].first == t ? in_force[0].second : in_force[1].second;
-          made[t == span.begin ? 0 : 1] = make_node(t, free);
+          made[end_at(t)] = make_node(t, ends[end_at(t)].second);
         });
     const bool split_begin = made[0] != nullptr;
     const bool split_end = made[1] != nullptr;
