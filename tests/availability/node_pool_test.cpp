@@ -31,10 +31,14 @@ TEST_CASE("node_pool: growth comes in bounded chunks, addresses stay stable") {
     nodes.push_back(pool.create(i));
     distinct.insert(nodes.back());
     CHECK(pool.capacity() - before <= chunk_bound);
+    CHECK(pool.capacity() - pool.live() <= pool.capacity() / 8 + 16);
   }
   CHECK(pool.live() == 5000);
   CHECK(distinct.size() == 5000);
   CHECK(pool.capacity() - pool.live() <= chunk_bound);
+  // Each chunk adds about an eighth of the capacity: the slots never handed out stay within
+  // an eighth of it (plus the smallest chunk), at every size, not just below the chunk bound.
+  CHECK(pool.capacity() - pool.live() <= pool.capacity() / 8 + 16);
   for (int i = 0; i < 5000; ++i) CHECK(nodes[static_cast<std::size_t>(i)]->value == i);
   // Freed slots come back first: no growth while recycling.
   const std::size_t capacity = pool.capacity();

@@ -94,7 +94,8 @@ class free_tree : public detail::profile_types<T, C> {
   // About one node in summary_spacing keeps run summaries (see keeps_runs): 768 bytes of them
   // for a scalar's 32 levels, so a node averages 80 + 768 / 16 = 128 bytes rather than 848.
   // 1 in 8 measured a little faster on append and earliest_fit but over 200 bytes per block at
-  // 10,000 with the pools' slack; 1 in 32 slower on earliest_fit (docs/performance.md).
+  // 10,000 with the pools' slack (176 in the steady state, and pools that grow by an eighth
+  // leave it no margin); 1 in 32 slower on earliest_fit (docs/performance.md).
   static constexpr std::uint64_t summary_spacing = 16;
   static constexpr std::uint32_t summary_priority = std::uint32_t{1} << 31;
 
