@@ -211,8 +211,8 @@ class free_tree : public detail::profile_types<T, C> {
     std::uint64_t jumps = 0;  // not reported: only the searches without summaries count them
     std::optional<T> start;
     while (true) {
-      const std::optional<interval<T>> run =
-          long_run(*level, from, static_cast<length_type>(r.duration), prunes);
+      const std::optional<interval<T>> run = long_run(*level, r.amount, from, starts.last,
+                                                      static_cast<length_type>(r.duration), prunes);
       if (!run || run->begin > starts.last) break;
       if ((start = fit_within(r, *run, starts.last, jumps))) break;
       if (run->end == forever<T>) break;
@@ -417,49 +417,72 @@ class free_tree : public detail::profile_types<T, C> {
     return {may_hit, hit, limit};
   }
 
-  // A seek for the first maximal run at one threshold whose part from `clamp` on is at least
-  // `length` long. `open` is the start of the run in progress while folding left to right.
-  // Only used while the summaries are maintained, when no shift is pending: it ignores them.
-  // `prunes` counts the subtrees skipped by their stored summaries (review_mode weighs them).
+  // A seek for the first stretch, from `clamp` on, that may hold `amount` for `length`: the
+  // stretch between two blocks known to fall short of the amount, found as a maximal run at one
+  // threshold (at most the amount) wherever only a stored run summary speaks for a subtree.
+  // Blocks, and subtrees that all fit the amount or where no block can, are judged by the
+  // amount itself, so a block between the threshold and the amount ends a stretch rather than
+  // extending a run that the caller would then search in vain: on the append benchmark those
+  // near misses made the slowest tenth of the searches over half of their time at 100,000.
+  // Every stretch it returns still holds every window that fits (a summary's runs at the
+  // threshold only ever make a stretch longer than the amount's own), so the caller's search
+  // inside it keeps the answer exact. `open` is the start of the stretch in progress while
+  // folding left to right. Only used while the summaries are maintained, when no shift is
+  // pending: it ignores them. `prunes` counts the subtrees skipped by their stored summaries
+  // (review_mode weighs them).
   struct run_seeker {
     const free_tree* tree;
     std::size_t level;
     T clamp;
     length_type length;
     std::size_t component;     // level / per_component
-    component_type threshold;  // thresholds_[level]
+    component_type threshold;  // thresholds_[level], at most the amount's component
+    C amount;
+    T last;  // the latest start the caller takes: a stretch that opens later is of no use
     T open = runs_type::none;
+    bool passed = false;  // stopped at `last` with no stretch open: there is none to find
     interval<T> found{};
     std::uint64_t prunes = 0;
 
-    // The run in progress, or else the subtree's leading run, closed at `end`: long enough?
+    // The stretch in progress, or else the subtree's leading run, closed at `end`: long
+    // enough?
     [[nodiscard]] bool closes_long_run(T start, T end) const noexcept {
       const T from = std::max(start, clamp);
       return from < end && static_cast<length_type>(static_cast<length_type>(end) -
                                                     static_cast<length_type>(from)) >= length;
     }
-    // A long run may close inside the subtree, or the run that enters it (which, when no run
-    // is in progress, starts at the subtree's first block) may close at its lead.
-    // The two trivial cases of runs_at are spelled out: they need neither n.runs nor a copy.
+    // A subtree all of whose blocks fit extends the stretch; one where none can (some
+    // component's maximum is short) ends it at its first block. Otherwise a subtree without
+    // summaries is walked (at most a gap's few blocks), and one with them may hold a long
+    // stretch only if its runs at the threshold say so: a long run inside, or the stretch
+    // that enters closing long at its lead.
     [[nodiscard]] bool may_hit(const node& n, const C&) const noexcept {
-      if (components::get(n.low, component) >= threshold) return length == 0;  // one open run
-      if (components::get(n.high, component) < threshold)  // no run: lead = n.first
+      if (open == runs_type::none && n.first > last) return true;  // visit stops at its first
+      if (fits(amount, n.low)) return length == 0;                 // one open stretch
+      if (!fits(amount, n.high))  // no block fits: closes at n.first
         return length == 0 || (open != runs_type::none && closes_long_run(open, n.first));
       if (n.runs == nullptr) return true;  // a gap: at most a few blocks to look at
-      const runs_type& r = (*n.runs)[level];
+      if (components::get(n.low, component) >= threshold) return length == 0;
+      const runs_type& r = (*n.runs)[level];  // the threshold is mixed here: stored
       return r.best >= length ||
              (!r.full() && closes_long_run(open != runs_type::none ? open : n.first, r.lead));
     }
     void skip(const node& n, const C&) noexcept {
+      if (fits(amount, n.low)) {
+        if (open == runs_type::none) open = n.first;
+        return;
+      }
+      if (!fits(amount, n.high)) {
+        open = runs_type::none;
+        return;
+      }
+      // may_hit was false for a summary node: one run at the threshold spans it, or its
+      // runs at the threshold say where the last one starts.
       if (components::get(n.low, component) >= threshold) {
         if (open == runs_type::none) open = n.first;
         return;
       }
-      if (components::get(n.high, component) < threshold) {
-        open = runs_type::none;
-        return;
-      }
-      const runs_type& r = (*n.runs)[level];  // may_hit was false: a summary node
+      const runs_type& r = (*n.runs)[level];
       ++prunes;
       if (!r.full())
         open = r.trail;
@@ -467,7 +490,8 @@ class free_tree : public detail::profile_types<T, C> {
         open = n.first;
     }
     [[nodiscard]] bool visit(const node& n, const C&) noexcept {
-      if (tree->reaches(n.free, level)) {
+      if (open == runs_type::none && n.begin > last) return passed = true;
+      if (fits(amount, n.free)) {
         if (open == runs_type::none) open = n.begin;
         return false;
       }
@@ -623,14 +647,18 @@ class free_tree : public detail::profile_types<T, C> {
     return chosen;
   }
 
-  // The first maximal run at `level` whose part from `from` on is at least `length` long,
-  // clamped to begin at `from`; the run that reaches forever is always long enough.
-  [[nodiscard]] std::optional<interval<T>> long_run(std::size_t level, T from, length_type length,
+  // The first stretch from `from` on that may hold `amount` for `length` (see run_seeker),
+  // clamped to begin at `from`, or none if no stretch is open by `last`; the stretch that
+  // reaches forever is always long enough.
+  [[nodiscard]] std::optional<interval<T>> long_run(std::size_t level, const C& amount, T from,
+                                                    T last, length_type length,
                                                     std::uint64_t& prunes) const {
-    run_seeker seeker{this, level, from, length, level / per_component, thresholds_[level]};
+    run_seeker seeker{this,   level, from, length, level / per_component, thresholds_[level],
+                      amount, last};
     // Only asked while the summaries are maintained: no shift is owed.
     const node* hit = seek_in<false>(root_, block_at(from)->begin, seeker, C{});
     prunes += seeker.prunes;
+    if (seeker.passed) return std::nullopt;
     if (hit != nullptr) return seeker.found;
     if (seeker.open == runs_type::none) return std::nullopt;
     return interval<T>{std::max(seeker.open, from), forever<T>};
