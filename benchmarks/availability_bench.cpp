@@ -374,6 +374,33 @@ void bm_earliest_fit(benchmark::State& state) {
   state.counters["found"] = static_cast<double>(found) / static_cast<double>(state.iterations());
 }
 
+// The searches of the append pairs after N (from the origin to forever), with nothing booked,
+// on the snapshot as its reserves left it, or laid out afresh by compact() (`Compacted`).
+// The append rows book on a fresh copy each iteration, and a copy is laid out afresh too; a
+// structure that lives for months never is, unless its owner compacts it. items/s =
+// searches per second.
+template <class Factory, bool Compacted>
+void bm_append_search(benchmark::State& state) {
+  using backend = typename Factory::type;
+  using C = typename backend::capacity_type;
+  const auto live = static_cast<std::size_t>(state.range(0));
+  const auto& snapshot = append_state<Factory>(live);
+  const auto& requests = append_pool_requests<C>();
+  const std::size_t batch = append_batch(live);
+  std::optional<backend> compacted;
+  if constexpr (Compacted) {
+    compacted.emplace(snapshot.profile);
+    compacted->compact();
+  }
+  const backend& profile = Compacted ? *compacted : snapshot.profile;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(profile.earliest_fit(requests[snapshot.next_request + i]));
+    i = i + 1 == batch ? 0 : i + 1;
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+
 template <class Factory>
 void bm_free_at(benchmark::State& state) {
   const auto live = static_cast<std::size_t>(state.range(0));
@@ -679,6 +706,14 @@ const bool registered = [] {
   register_append<unbounded<leasehold::free_tree<tick, units>>>("free_tree", {1'000'000});
   register_append_build<unbounded<leasehold::free_tree<tick, units>>>("free_tree",
                                                                       {10'000, 100'000, 1'000'000});
+  // The layout of a long-lived tree: the append searches on the snapshot as built, and
+  // compacted.
+  register_sizes("append_search", "free_tree",
+                 bm_append_search<unbounded<leasehold::free_tree<tick, units>>, false>,
+                 {10'000, 100'000, 1'000'000});
+  register_sizes("append_search_compacted", "free_tree",
+                 bm_append_search<unbounded<leasehold::free_tree<tick, units>>, true>,
+                 {10'000, 100'000, 1'000'000});
   register_append_build<unbounded<leasehold::free_list<tick, units>>>("free_list",
                                                                       {10'000, 100'000});
   // resources<4>: free_tree prunes nothing by default; with 4 thresholds it prunes per

@@ -229,6 +229,76 @@ TEST_CASE("free_tree: pool slack keeps memory under 200 bytes a block at every s
   }
 }
 
+// compact() lays the nodes out afresh and changes nothing a caller can see: not the blocks,
+// the shape, the mode or the answers; it gives back the pools' slack. In both modes, since
+// the lazy one keeps pending shifts in the nodes it copies.
+TEST_CASE("free_tree: compact changes the layout and nothing else") {
+  std::mt19937_64 rng(32);
+  // Compacts `tree` and checks it against what it was, then that it answers as `list` does.
+  const auto check_compact = [&rng](free_tree<>& tree, free_list<>& list) {
+    const auto blocks = tree.free_blocks();
+    const std::size_t height = tree.height();
+    const bool maintained = tree.maintains_run_summaries();
+    const std::size_t memory = tree.memory_usage();
+    tree.compact();
+    tree.validate();
+    CHECK(tree.free_blocks() == blocks);
+    CHECK(tree.height() == height);
+    CHECK(tree.maintains_run_summaries() == maintained);
+    CHECK(tree.memory_usage() <= memory);
+    append_everywhere(200, rng(), tree.total(), tree, list);
+    CHECK(tree.free_blocks() == list.free_blocks());
+    tree.validate();
+  };
+
+  SUBCASE("with run summaries, after appends and releases") {
+    free_tree<> tree(128);
+    free_list<> list(128);
+    append_everywhere(3000, 31, 128, tree, list);
+    // Releases leave freed slots in the pools, which compact gives back.
+    const std::vector<free_block<std::int64_t, std::int64_t>> booked = list.free_blocks();
+    for (int i = 0; i < 300; ++i) {
+      const auto& b = booked[rng() % (booked.size() - 1)];
+      if (tree.free_at(b.span.begin) != b.free) continue;  // released into already
+      const auto release = std::min<std::int64_t>(128 - b.free, 1 + static_cast<int>(rng() % 4));
+      if (release <= 0) continue;
+      tree.release(b.span, release);
+      list.release(b.span, release);
+    }
+    REQUIRE(tree.maintains_run_summaries());
+    check_compact(tree, list);
+  }
+
+  SUBCASE("in the lazy mode, with shifts pending in the nodes") {
+    // Short windows near the origin of a large capacity, as the churn benchmark asks, until
+    // the tree drops its summaries.
+    constexpr std::int64_t total = 3000;
+    free_tree<> tree(total);
+    free_list<> list(total);
+    std::uniform_int_distribution<std::int64_t> amount(1, 128), duration(1, 60), notice(0, 2000);
+    std::vector<std::pair<interval<std::int64_t>, std::int64_t>> live;
+    for (int op = 0; op < 6000 && tree.maintains_run_summaries(); ++op) {
+      const std::int64_t begin = tree.origin() + notice(rng);
+      const std::int64_t d = duration(rng);
+      const request<> r{amount(rng), d, {begin, begin + 3 * d}};
+      const auto start = tree.earliest_fit(r);
+      REQUIRE(start == list.earliest_fit(r));
+      if (!start) continue;
+      tree.reserve({*start, *start + d}, r.amount);
+      list.reserve({*start, *start + d}, r.amount);
+      live.push_back({{*start, *start + d}, r.amount});
+      if (live.size() > 300) {
+        const std::size_t i = rng() % live.size();
+        tree.release(live[i].first, live[i].second);
+        list.release(live[i].first, live[i].second);
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+    }
+    REQUIRE_FALSE(tree.maintains_run_summaries());
+    check_compact(tree, list);
+  }
+}
+
 TEST_CASE("free_tree: run summaries on a sparse subset of nodes stay exact and small") {
   free_tree<> tree(128);
   free_list<> list(128);

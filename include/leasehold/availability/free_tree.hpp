@@ -316,6 +316,17 @@ class free_tree : public detail::profile_types<T, C> {
   // tests and benchmarks; the answers are the same either way.
   [[nodiscard]] bool maintains_run_summaries() const noexcept { return review_.maintained; }
 
+  // Lays the tree out afresh, as a copy is: every node in one block of memory, in the order a
+  // descent meets them (each node before its subtrees), and the pools' slack given back.
+  // The blocks, the answers and the mode stay as they are. A tree that has lived through
+  // many reserves and releases has its nodes wherever its pools had room when each was made,
+  // so its paths cross more cache lines and pages: the append benchmark's searches ran 1.07x
+  // faster on a compacted tree than on the one its reserves left at 10,000 reservations, 1.5x
+  // at 100,000 and 2.4x at 1,000,000 (docs/performance.md, "A tree laid out afresh"). O(n)
+  // time, and room for a second copy while it runs, so it is the owner's to call when a pause
+  // suits it; no other call makes one. Strong guarantee: on bad_alloc the tree is unchanged.
+  void compact() { *this = free_tree(*this); }
+
   // Bytes held by the structure, pool slack included.
   [[nodiscard]] std::size_t memory_usage() const noexcept {
     return sizeof(*this) + pool_.capacity() * pool_.node_size() +
