@@ -442,7 +442,6 @@ class free_tree : public detail::profile_types<T, C> {
   // pending: it ignores them. `prunes` counts the subtrees skipped by their stored summaries
   // (review_mode weighs them).
   struct run_seeker {
-    const free_tree* tree;
     std::size_t level;
     T clamp;
     length_type length;
@@ -664,8 +663,7 @@ class free_tree : public detail::profile_types<T, C> {
   [[nodiscard]] std::optional<interval<T>> long_run(std::size_t level, const C& amount, T from,
                                                     T last, length_type length,
                                                     std::uint64_t& prunes) const {
-    run_seeker seeker{this,   level, from, length, level / per_component, thresholds_[level],
-                      amount, last};
+    run_seeker seeker{level, from, length, level / per_component, thresholds_[level], amount, last};
     // Only asked while the summaries are maintained: no shift is owed.
     const node* hit = seek_in<false>(root_, block_at(from)->begin, seeker, C{});
     prunes += seeker.prunes;
