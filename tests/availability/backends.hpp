@@ -18,6 +18,7 @@ using vector4 = resources<4, std::int64_t>;
   ::leasehold::reference<std::int64_t, std::int64_t>,                                       \
       ::leasehold::free_list<std::int64_t, std::int64_t>, ::leasehold::free_list<int, int>, \
       ::leasehold::free_tree<std::int64_t, std::int64_t>, ::leasehold::free_tree<int, int>, \
+      ::leasehold::free_tree<std::int64_t, std::int64_t, 0>,                                \
       ::leasehold::capacity_tree<std::int64_t, std::int64_t>, ::leasehold::capacity_tree<int, int>
 
 // Exact backends that accept a resources<4, std::int64_t> capacity.
@@ -33,3 +34,6 @@ using vector4 = resources<4, std::int64_t>;
 // seen before the first TEST_CASE_TEMPLATE over them: include this header in such a file.
 TYPE_TO_STRING(leasehold::free_list<>);
 TYPE_TO_STRING(leasehold::free_tree<>);
+// No thresholds: the scalar search without run summaries (one exact walk), in every suite.
+using free_tree_without_thresholds = leasehold::free_tree<std::int64_t, std::int64_t, 0>;
+TYPE_TO_STRING(free_tree_without_thresholds);
