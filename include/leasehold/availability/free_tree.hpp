@@ -12,14 +12,18 @@
 // jumping from run to run in O(log n) each is not enough. The thresholds form a geometric
 // series from the total down to 1/128 of it (32 of them for a scalar, about 1.17 apart, in
 // whole units, each distinct value kept once); a request for c uses the largest threshold
-// theta <= c. Every time span with c free lies inside a run at theta, so earliest_fit
-// descends to the first theta-run at least d long (skipping every subtree whose runs are all
-// shorter), looks for c inside it with O(log n) jumps ("next block that fits c", "next block
-// that does not"), and only if c has no long enough stretch there moves on to the next long
-// theta-run. For resources<N, V> the default is no thresholds (see detail::default_run_levels
-// for the measurement behind that).
+// theta <= c. Every time span with c free lies inside a run at theta, so earliest_fit walks
+// to the first stretch at least d long, judging blocks by c itself and a subtree by its
+// low/high where they settle it, and by its theta-runs only where c is mixed (skipping every
+// such subtree whose runs are all shorter). It looks for c inside the stretch with O(log n)
+// jumps ("next block that fits c", "next block that does not"), and only if c has no long
+// enough span there moves on to the next stretch. Judging blocks by c (issue 19) keeps a block
+// between theta and c from making a run that fails at c, which deep schedules made common. A
+// scalar search with no summaries to read is that walk alone, which is then exact. For
+// resources<N, V> the default is no thresholds (see detail::default_run_levels for the
+// measurement behind that).
 //
-// Costs, with n blocks, k blocks in a span and m the long theta-runs tried: free_at O(log n),
+// Costs, with n blocks, k blocks in a span and m the long stretches tried: free_at O(log n),
 // min_free O(log n), reserve and release O(log n + k) node updates, earliest_fit
 // O((m + jumps) log n). A node update recomputes the run summaries of only its subtree's mixed
 // thresholds, those in (low, high]: at the others every block of the subtree reaches the
@@ -58,7 +62,10 @@
 // updated, keeps its mode. Answers never depend on the mode, only their cost does.
 //
 // The third template parameter is the number of thresholds per capacity component (0 turns
-// the run pruning off and leaves the plain run-to-run jumps, which the benchmarks compare).
+// the run pruning off, which the benchmarks compare: a scalar then walks, a vector jumps).
+//
+// compact() lays a long-lived tree out afresh, as a copy is (its nodes in descent order in one
+// chunk): O(n), and only when its owner calls it.
 
 #include <algorithm>
 #include <array>
@@ -439,9 +446,11 @@ class free_tree : public detail::profile_types<T, C> {
   // threshold only ever make a stretch longer than the amount's own), so the caller's search
   // inside it keeps the answer exact. `open` is the start of the stretch in progress while
   // folding left to right. `prunes` counts the subtrees skipped by their stored summaries
-  // (review_mode weighs them). A tree without thresholds has no summaries, so every stretch
-  // it returns is exact there: every block in it fits. Only such a tree can owe shifts while
-  // it seeks (the summaries are read only while maintained, when none is pending).
+  // (review_mode weighs them). Without `use_summaries` (a search with no summaries to read:
+  // see fit_within's walk) every mixed subtree is walked, so every stretch it returns fits
+  // throughout, and `closes` counts the stretches it closed too short. Such a walk may owe
+  // shifts (the lazy mode) and applies them; the summaries are read only while maintained,
+  // when no shift is pending.
   struct run_seeker {
     std::size_t level;
     T clamp;
