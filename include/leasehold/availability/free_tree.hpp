@@ -514,6 +514,15 @@ class free_tree : public detail::profile_types<T, C> {
       else if (open == runs_type::none)
         open = n.first;
     }
+    // What the seek that ended at `hit` (nullptr: it ran off the end) found: the stretch, clamped
+    // to begin at `clamp`, or none if it stopped at `last` or ended with no stretch open; a
+    // stretch still open at the end reaches forever, which is always long enough.
+    [[nodiscard]] std::optional<interval<T>> result(const node* hit) const noexcept {
+      if (passed) return std::nullopt;
+      if (hit != nullptr) return found;
+      if (open == runs_type::none) return std::nullopt;
+      return interval<T>{std::max(open, clamp), forever<T>};
+    }
     [[nodiscard]] bool visit(const node& n, const C& shift) noexcept {
       if (open == runs_type::none && n.begin > last) return passed = true;
       if (fits(amount, shifted(n.free, shift))) {
@@ -679,15 +688,18 @@ class free_tree : public detail::profile_types<T, C> {
   [[nodiscard]] std::optional<interval<T>> long_run(std::size_t level, const C& amount, T from,
                                                     T last, length_type length,
                                                     std::uint64_t& prunes) const {
-    run_seeker seeker{level,  from, length, level / per_component, thresholds_[level],
-                      amount, last, true};
+    run_seeker seeker{.level = level,
+                      .clamp = from,
+                      .length = length,
+                      .component = level / per_component,
+                      .threshold = thresholds_[level],
+                      .amount = amount,
+                      .last = last,
+                      .use_summaries = true};
     // Only asked while the summaries are maintained: no shift is owed.
     const node* hit = seek_in<false>(root_, block_at(from)->begin, seeker, C{});
     prunes += seeker.prunes;
-    if (seeker.passed) return std::nullopt;
-    if (hit != nullptr) return seeker.found;
-    if (seeker.open == runs_type::none) return std::nullopt;
-    return interval<T>{std::max(seeker.open, from), forever<T>};
+    return seeker.result(hit);
   }
 
   // The earliest start s in [run.begin, last] with r.amount free over [s, s + r.duration)
@@ -707,10 +719,6 @@ class free_tree : public detail::profile_types<T, C> {
     const T latest =
         run.end == forever<T> ? last : std::min(last, static_cast<T>(run.end - r.duration));
     if (run.begin > latest) return std::nullopt;
-    auto fitting = seeker_for(
-        [&amount](const node& n, const C& shift) { return fits(amount, shifted(n.high, shift)); },
-        [&amount](const node& n, const C& shift) { return fits(amount, shifted(n.free, shift)); },
-        static_cast<T>(latest + 1));
     T start = run.begin;
     // Most often the run's first start holds (89 % of the churn benchmark's searches): one
     // survey of the span it would book says so, and otherwise gives the block at start.
@@ -723,17 +731,24 @@ class free_tree : public detail::profile_types<T, C> {
       // every block that stops a run and every block that fits after it (4-5x on append
       // without thresholds at 10,000). A vector's maximum only says that each component fits
       // somewhere, and the walk measured slower there than the seeks below.
-      run_seeker stretch{
-          0,      start, static_cast<length_type>(r.duration), 0, component_type{}, amount,
-          latest, false};
+      run_seeker stretch{.level = 0,  // no summaries are read: no level or threshold either
+                         .clamp = start,
+                         .length = static_cast<length_type>(r.duration),
+                         .component = 0,
+                         .threshold = component_type{},
+                         .amount = amount,
+                         .last = latest,
+                         .use_summaries = false};
       const node* hit = seek(first.ends[0].first->begin, stretch);
       jumps += stretch.closes;
-      if (stretch.passed) return std::nullopt;
-      if (hit == nullptr && stretch.open == runs_type::none) return std::nullopt;
-      const T found = hit != nullptr ? stretch.found.begin : std::max(stretch.open, start);
-      if (found > latest) return std::nullopt;
-      return found;
+      const std::optional<interval<T>> found = stretch.result(hit);
+      if (!found || found->begin > latest) return std::nullopt;
+      return found->begin;
     }
+    auto fitting = seeker_for(
+        [&amount](const node& n, const C& shift) { return fits(amount, shifted(n.high, shift)); },
+        [&amount](const node& n, const C& shift) { return fits(amount, shifted(n.free, shift)); },
+        static_cast<T>(latest + 1));
     if (!fits(amount, first.ends[0].second)) {
       const node* next = seek(static_cast<T>(start + 1), fitting);
       if (next == nullptr || next->begin > latest) return std::nullopt;
