@@ -330,6 +330,24 @@ leasehold_status leasehold_profile_min_free(leasehold_profile* profile, int64_t 
   });
 }
 
+leasehold_status leasehold_profile_memory_usage(leasehold_profile* profile, size_t* bytes) {
+  if (const auto s = check_pointers(profile, bytes); s != LEASEHOLD_OK) return s;
+  return guarded(profile->message, [&] {
+    *bytes = std::visit([](const auto& a) { return a.memory_usage(); }, profile->profile);
+  });
+}
+
+leasehold_status leasehold_profile_compact(leasehold_profile* profile) {
+  if (const auto s = check_pointers(profile); s != LEASEHOLD_OK) return s;
+  return guarded(profile->message, [&] {
+    std::visit(
+        [](auto& a) {
+          if constexpr (requires { a.compact(); }) a.compact();
+        },
+        profile->profile);
+  });
+}
+
 leasehold_status leasehold_profile_free_blocks(leasehold_profile* profile,
                                                leasehold_free_block* blocks, size_t capacity,
                                                size_t* count) {

@@ -103,6 +103,8 @@ void bind_common(py::class_<A>& cls) {
       .def(
           "block_count", [](const A& a) { return a.block_count(); },
           "Size of the structure (blocks held).")
+      .def("memory_usage", &A::memory_usage,
+           "Bytes the structure holds: nodes, pools and arrays, unused room included.")
       .def("validate", &A::validate,
            "Checks the internal invariants; raises leasehold.Error on a bug.")
       .def("__copy__", [](const A& a) { return A(a); })
@@ -119,6 +121,11 @@ void bind_profile(py::module_& m, const char* name, const char* doc) {
           }),
           py::arg("total"), py::arg("origin") = 0);
   bind_common(cls);
+  if constexpr (requires(A & a) { a.compact(); })
+    cls.def("compact", &A::compact,
+            "Lays the tree out afresh, as a copy is (its nodes in one block of memory, in the\n"
+            "order a search meets them), and gives back the pools' unused room. O(n); call it\n"
+            "when a pause suits you, nothing else does. On MemoryError it is unchanged.");
 }
 
 template <class A>

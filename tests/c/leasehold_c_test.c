@@ -213,6 +213,56 @@ static void test_slot_table(const char* backend) {
   leasehold_slot_table_destroy(t);
 }
 
+/* memory_usage and compact: 2,000 bookings grow the profile, releasing all but 5 of them
+ * leaves 10 blocks, and compact then keeps the blocks and answers while free_tree gives back
+ * the room its pools kept (the other backends have nothing to lay out afresh). */
+static void test_memory_and_compact(const char* backend) {
+  leasehold_profile* p = NULL;
+  size_t empty = 0;
+  size_t grown = 0;
+  size_t shrunk = 0;
+  size_t compacted = 0;
+  int found = -1;
+  int64_t start = -1;
+  int64_t i;
+  snapshot before;
+  snapshot after;
+
+  CHECK(leasehold_profile_create(backend, 10, 0, NULL, &p) == LEASEHOLD_OK);
+  if (p == NULL) return;
+  CHECK(leasehold_profile_memory_usage(p, &empty) == LEASEHOLD_OK && empty > 0);
+  for (i = 0; i < 2000; ++i)
+    CHECK(leasehold_profile_reserve(p, 3 * i, 3 * i + 1, 1) == LEASEHOLD_OK);
+  CHECK(leasehold_profile_memory_usage(p, &grown) == LEASEHOLD_OK && grown > empty);
+  for (i = 5; i < 2000; ++i)
+    CHECK(leasehold_profile_release(p, 3 * i, 3 * i + 1, 1) == LEASEHOLD_OK);
+  CHECK(leasehold_profile_memory_usage(p, &shrunk) == LEASEHOLD_OK);
+  before = take(p);
+  CHECK(before.count == 10);
+
+  CHECK(leasehold_profile_compact(p) == LEASEHOLD_OK);
+  after = take(p);
+  CHECK(same(&before, &after));
+  CHECK(leasehold_profile_memory_usage(p, &compacted) == LEASEHOLD_OK);
+  if (strcmp(backend, "free_tree") == 0)
+    CHECK(compacted * 4 < shrunk);
+  else
+    CHECK(compacted == shrunk);
+  /* [0, 1), [3, 4), ... [12, 13) hold 9 free; 10 free for 5 units first begins at 13. */
+  CHECK(leasehold_profile_earliest_fit(p, 10, 5, 0, LEASEHOLD_TIME_MAX, &found, &start) ==
+        LEASEHOLD_OK);
+  CHECK(found == 1 && start == 13);
+  CHECK(leasehold_profile_earliest_fit(p, 10, 2, 0, LEASEHOLD_TIME_MAX, &found, &start) ==
+        LEASEHOLD_OK);
+  CHECK(found == 1 && start == 1);
+
+  CHECK(leasehold_profile_memory_usage(p, NULL) == LEASEHOLD_NULL_ARGUMENT);
+  CHECK_CONTAINS(leasehold_profile_message(p), "null");
+  CHECK(leasehold_profile_memory_usage(NULL, &compacted) == LEASEHOLD_NULL_ARGUMENT);
+  CHECK(leasehold_profile_compact(NULL) == LEASEHOLD_NULL_ARGUMENT);
+  leasehold_profile_destroy(p);
+}
+
 int main(void) {
   static const char* const backends[] = {"free_list", "free_tree", "capacity_tree", "reference",
                                          "slotted_ring"};
@@ -220,6 +270,7 @@ int main(void) {
   for (i = 0; i < sizeof backends / sizeof backends[0]; ++i) {
     test_profile(backends[i]);
     test_slot_table(backends[i]);
+    if (strcmp(backends[i], "slotted_ring") != 0) test_memory_and_compact(backends[i]);
   }
   test_create_errors();
   if (failures != 0) {

@@ -155,3 +155,35 @@ def test_copy_is_independent():
     q = copy.copy(p)
     q.reserve(0, 1, 4)
     assert p.free_at(0) == 4 and q.free_at(0) == 0
+
+
+@pytest.mark.parametrize("name", ["free_tree", "free_tree4"])
+def test_compact_keeps_the_blocks_and_gives_back_memory(name):
+    """2,000 bookings, then all but 5 released: the pools keep their room until compact()
+    lays the tree out afresh; the blocks and answers stay the same."""
+    one = 1 if name == "free_tree" else (1, 1, 1, 1)
+    full = 10 if name == "free_tree" else (10, 10, 10, 10)
+    p = getattr(leasehold, name)(full)
+    empty = p.memory_usage()
+    for i in range(2000):
+        p.reserve(3 * i, 3 * i + 1, one)
+    assert p.memory_usage() > empty
+    for i in range(5, 2000):
+        p.release(3 * i, 3 * i + 1, one)
+    before, kept = p.free_blocks(), p.memory_usage()
+    assert len(before) == 10
+    p.compact()
+    assert p.free_blocks() == before
+    assert 4 * p.memory_usage() < kept
+    # [0, 1), [3, 4), ... [12, 13) hold 9; the first 5 units with all 10 free begin at 13.
+    assert p.earliest_fit(full, 5) == 13
+    assert p.earliest_fit(full, 2) == 1
+    p.validate()
+
+
+@pytest.mark.parametrize("name", leasehold.BACKENDS + leasehold.VECTOR_BACKENDS)
+def test_memory_usage_counts_bytes_held(name):
+    total = 10 if name in leasehold.BACKENDS else (10, 10, 10, 10)
+    p = make(name, total)
+    assert isinstance(p.memory_usage(), int) and p.memory_usage() > 0
+    assert hasattr(p, "compact") == name.startswith("free_tree")

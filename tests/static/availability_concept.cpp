@@ -107,7 +107,8 @@ static_assert(validating_availability<free_list<>> && validating_availability<fr
               validating_availability<slotted_ring<>>);
 static_assert(bounded_availability<slotted_ring<>> && !bounded_availability<free_list<>>);
 static_assert(measured_availability<free_list<>> && measured_availability<free_tree<>> &&
-              measured_availability<capacity_tree<>> && measured_availability<slotted_ring<>>);
+              measured_availability<capacity_tree<>> && measured_availability<reference<>> &&
+              measured_availability<slotted_ring<>>);
 static_assert(std::same_as<free_block_of<free_list<int, int>>, free_block<int, int>>);
 
 }  // namespace

@@ -114,6 +114,11 @@ class reference : public detail::profile_types<T, C> {
 
   [[nodiscard]] std::size_t block_count() const noexcept { return points_.size(); }
 
+  // Bytes held by the structure, the vector's unused room included.
+  [[nodiscard]] std::size_t memory_usage() const noexcept {
+    return sizeof(*this) + points_.capacity() * sizeof(point);
+  }
+
   // The invariants: starts at the origin, strictly increasing, no two equal neighbours,
   // every free amount between zero and the total.
   void validate() const {
