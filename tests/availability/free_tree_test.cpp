@@ -53,6 +53,49 @@ bool keeps_runs_like_free_tree(std::int64_t begin) {
   return x % 16 == 0;
 }
 
+// Online arrivals of short windows near the origin of a large capacity, as the churn
+// benchmark asks, on a free_tree and a free_list side by side. Searches there hardly prune
+// with run summaries, so within a few thousand arrivals the tree drops them (its lazy mode).
+struct near_origin_churn {
+  static constexpr std::int64_t total = 3000;
+  explicit near_origin_churn(std::mt19937_64& random) : rng(random) {}
+
+  std::mt19937_64& rng;
+  free_tree<> tree{total};
+  free_list<> list{total};
+  std::vector<std::pair<interval<std::int64_t>, std::int64_t>> live;
+  std::uniform_int_distribution<std::int64_t> amount{1, 128}, duration{1, 60}, notice{0, 2000};
+
+  // One arrival: its earliest fit compared with free_list's, `ask` asked of the request
+  // before it is booked in both where it fits.
+  template <class Ask>
+  request<> arrive(Ask ask) {
+    const std::int64_t begin = tree.origin() + notice(rng);
+    const std::int64_t d = duration(rng);
+    const request<> r{amount(rng), d, {begin, begin + 3 * d}};
+    const auto start = tree.earliest_fit(r);
+    REQUIRE(start == list.earliest_fit(r));
+    ask(r);
+    if (start) {
+      tree.reserve({*start, *start + d}, r.amount);
+      list.reserve({*start, *start + d}, r.amount);
+      live.push_back({{*start, *start + d}, r.amount});
+    }
+    return r;
+  }
+  request<> arrive() {
+    return arrive([](const request<>&) {});
+  }
+
+  // One live booking, chosen at random, released from both.
+  void release_any() {
+    const std::size_t i = rng() % live.size();
+    tree.release(live[i].first, live[i].second);
+    list.release(live[i].first, live[i].second);
+    live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+};
+
 }  // namespace
 
 TEST_CASE("free_tree: a deep tree answers exactly like free_list and reference") {
@@ -270,32 +313,13 @@ TEST_CASE("free_tree: compact changes the layout and nothing else") {
   }
 
   SUBCASE("in the lazy mode, with shifts pending in the nodes") {
-    // Short windows near the origin of a large capacity, as the churn benchmark asks, until
-    // the tree drops its summaries.
-    constexpr std::int64_t total = 3000;
-    free_tree<> tree(total);
-    free_list<> list(total);
-    std::uniform_int_distribution<std::int64_t> amount(1, 128), duration(1, 60), notice(0, 2000);
-    std::vector<std::pair<interval<std::int64_t>, std::int64_t>> live;
-    for (int op = 0; op < 6000 && tree.maintains_run_summaries(); ++op) {
-      const std::int64_t begin = tree.origin() + notice(rng);
-      const std::int64_t d = duration(rng);
-      const request<> r{amount(rng), d, {begin, begin + 3 * d}};
-      const auto start = tree.earliest_fit(r);
-      REQUIRE(start == list.earliest_fit(r));
-      if (!start) continue;
-      tree.reserve({*start, *start + d}, r.amount);
-      list.reserve({*start, *start + d}, r.amount);
-      live.push_back({{*start, *start + d}, r.amount});
-      if (live.size() > 300) {
-        const std::size_t i = rng() % live.size();
-        tree.release(live[i].first, live[i].second);
-        list.release(live[i].first, live[i].second);
-        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
-      }
+    near_origin_churn churn(rng);
+    for (int op = 0; op < 6000 && churn.tree.maintains_run_summaries(); ++op) {
+      churn.arrive();
+      if (churn.live.size() > 300) churn.release_any();
     }
-    REQUIRE_FALSE(tree.maintains_run_summaries());
-    check_compact(tree, list);
+    REQUIRE_FALSE(churn.tree.maintains_run_summaries());
+    check_compact(churn.tree, churn.list);
   }
 }
 
@@ -423,41 +447,19 @@ TEST_CASE("free_tree: blocks that all keep run summaries, or none but the first"
 // The two modes of issue 19's churn work: run summaries kept while searches prune with them,
 // dropped for lazy shifts when they do not, rebuilt when searches without them walk far.
 TEST_CASE("free_tree: run summaries are dropped and rebuilt as the searches need them") {
-  constexpr std::int64_t total = 3000;
-  free_tree<> tree(total);
-  free_list<> list(total);
-  REQUIRE(tree.maintains_run_summaries());
   std::mt19937_64 rng(19);
-  std::vector<std::pair<interval<std::int64_t>, std::int64_t>> live;
+  near_origin_churn churn(rng);
+  constexpr std::int64_t total = near_origin_churn::total;
+  free_tree<>& tree = churn.tree;
+  free_list<>& list = churn.list;
+  std::vector<std::pair<interval<std::int64_t>, std::int64_t>>& live = churn.live;
+  REQUIRE(tree.maintains_run_summaries());
 
-  // Short windows near the origin, as the churn benchmark asks: the summaries hardly prune.
-  std::uniform_int_distribution<std::int64_t> amount(1, 128), duration(1, 60), notice(0, 2000);
   int op = 0;
-  // One arrival: a short window near the origin, its earliest fit compared with free_list's,
-  // `ask` asked of the request before it is booked in both where it fits.
-  const auto arrive = [&](auto ask) {
-    const std::int64_t begin = tree.origin() + notice(rng);
-    const std::int64_t d = duration(rng);
-    const request<> r{amount(rng), d, {begin, begin + 3 * d}};
-    const auto start = tree.earliest_fit(r);
-    REQUIRE(start == list.earliest_fit(r));
-    ask(r);
-    if (start) {
-      tree.reserve({*start, *start + d}, r.amount);
-      list.reserve({*start, *start + d}, r.amount);
-      live.push_back({{*start, *start + d}, r.amount});
-    }
-    return r;
-  };
   for (; op < 6000 && tree.maintains_run_summaries(); ++op) {
     CAPTURE(op);
-    arrive([](const request<>&) {});
-    if (live.size() > 300) {
-      const std::size_t i = rng() % live.size();
-      tree.release(live[i].first, live[i].second);
-      list.release(live[i].first, live[i].second);
-      live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
-    }
+    churn.arrive();
+    if (live.size() > 300) churn.release_any();
     if (op % 100 == 0) tree.validate();
   }
   CHECK_FALSE(tree.maintains_run_summaries());
@@ -465,17 +467,14 @@ TEST_CASE("free_tree: run summaries are dropped and rebuilt as the searches need
   for (int more = 0; more < 500; ++more, ++op) {
     CAPTURE(op);
     // latest_fit reads through the pending shifts too, over short and long windows.
-    const request<> r = arrive([&](const request<>& asked) {
+    const request<> r = churn.arrive([&](const request<>& asked) {
       REQUIRE(tree.latest_fit(asked) == list.latest_fit(asked));
       const request<> wide{asked.amount, asked.duration, {tree.origin(), asked.window.end + 2000}};
       REQUIRE(tree.latest_fit(wide) == list.latest_fit(wide));
     });
     const std::int64_t begin = r.window.begin;
     const std::int64_t d = r.duration;
-    const std::size_t i = rng() % live.size();
-    tree.release(live[i].first, live[i].second);
-    list.release(live[i].first, live[i].second);
-    live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+    churn.release_any();
     if (more % 50 == 0) {
       tree.validate();
       REQUIRE(tree.free_blocks() == list.free_blocks());
