@@ -19,16 +19,16 @@
 // earliest_fit/free_tree/N.
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <optional>
 #include <random>
 #include <string_view>
 #include <vector>
 
 #include <leasehold/availability/free_tree.hpp>
+
+#include "probe_arguments.hpp"
 
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
@@ -45,14 +45,6 @@ using request_type = profile_type::request_type;
 constexpr tick second = 1000;
 constexpr tick hour = 3600 * second;
 constexpr units total = 128;
-
-std::optional<std::size_t> parse_count(const char* text) {
-  std::size_t value = 0;
-  const char* end = text + std::strlen(text);
-  const auto [rest, error] = std::from_chars(text, end, value);
-  if (error != std::errc{} || rest != end || value == 0) return std::nullopt;
-  return value;
-}
 
 // Makes the calls: the warm-up batch directly, the counted one through measured_calls().
 std::size_t calls(profile_type& profile, const std::vector<request_type>& requests, bool book) {
@@ -81,8 +73,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string_view mode = argv[1];
-  const std::optional<std::size_t> live = parse_count(argv[2]);
-  const std::optional<std::size_t> queries = argc == 4 ? parse_count(argv[3]) : 1000;
+  const std::optional<std::size_t> live = leasehold_probes::parse_count(argv[2]);
+  const std::optional<std::size_t> queries =
+      argc == 4 ? leasehold_probes::parse_count(argv[3]) : 1000;
   if (mode != "append" && mode != "earliest_fit") {
     std::fprintf(stderr, "cache_probe: unknown workload '%s'\n%s\n", argv[1], usage.data());
     return 2;
