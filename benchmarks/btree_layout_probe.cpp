@@ -25,7 +25,8 @@
 // every answer and the blocks, undoes the batch (releases in reverse order) and compares the
 // blocks again: any difference is reported and exits 1. Then it times that batch as
 // availability_bench's append row does, each time on a fresh copy of the built structure, 7
-// runs of R batches, and prints the median nanoseconds per pair.
+// runs of R batches, and prints the median nanoseconds per pair; then the same for the
+// searches alone, each timed by itself; and what the B+tree did per call.
 
 #include <algorithm>
 #include <chrono>
@@ -120,6 +121,15 @@ class btree_profile {
   }
   ~btree_profile() { destroy(root_); }
 
+  // What searches and updates did since reset_counts(), for the probe's report.
+  struct work_counts {
+    std::size_t leaves_searched = 0;
+    std::size_t inner_searched = 0;
+    std::size_t levels_refreshed = 0;  // entry levels recomputed: one leaf or one row each
+  };
+  [[nodiscard]] const work_counts& counts() const { return counts_; }
+  void reset_counts() { counts_ = {}; }
+
   [[nodiscard]] std::size_t block_count() const { return blocks_; }
   [[nodiscard]] std::size_t height() const { return height_; }
   [[nodiscard]] std::size_t memory_usage() const { return sizeof(*this) + bytes(root_); }
@@ -178,6 +188,7 @@ class btree_profile {
   }
 
   tick search_leaf(const leaf* l, tick end, search& s) const {
+    ++counts_.leaves_searched;
     for (std::size_t j = 0; j < l->size; ++j) {
       const tick block_end = j + 1 < l->size ? l->begin[j + 1] : end;
       if (block_end <= s.window_begin) continue;
@@ -192,6 +203,7 @@ class btree_profile {
   }
 
   tick search_inner(const inner* n, tick end, search& s) const {
+    ++counts_.inner_searched;
     std::size_t i = 0;
     while (i + 1 < n->size && n->first[i + 1] <= s.window_begin) ++i;
     for (; i < n->size; ++i) {
@@ -313,6 +325,7 @@ class btree_profile {
     parent->first[slot] = first;
     parent->low[slot] = low;
     parent->high[slot] = high;
+    counts_.levels_refreshed += to - from;
     for (std::size_t level = from; level < to; ++level) {
       const units threshold = thresholds_[level];
       runs& r = parent->at_level[level][slot];
@@ -572,6 +585,7 @@ class btree_profile {
   std::array<units, max_levels> thresholds_{};
   units crossed_low_ = 0;
   units crossed_high_ = 0;
+  mutable work_counts counts_;
 };
 
 struct append_request {
@@ -580,34 +594,45 @@ struct append_request {
 };
 
 // Runs the batch [from, from + batch) of earliest fit + reserve pairs on `profile`; the starts
-// go to `starts` when it is given.
+// go to `starts` when it is given, and the time spent in the searches alone is added to
+// `searching` when that is given (which costs two clock reads a pair).
 template <class Profile>
 void run_batch(Profile& profile, const std::vector<append_request>& requests, std::size_t from,
-               std::size_t batch, std::vector<tick>* starts) {
+               std::size_t batch, std::vector<tick>* starts,
+               std::chrono::steady_clock::duration* searching = nullptr) {
   for (std::size_t i = from; i < from + batch; ++i) {
     const append_request& r = requests[i];
+    const auto search_begin = searching != nullptr ? std::chrono::steady_clock::now()
+                                                   : std::chrono::steady_clock::time_point{};
     tick start = 0;
-    if constexpr (std::is_same_v<Profile, btree_profile>) {
+    if constexpr (std::is_same_v<Profile, btree_profile>)
       start = profile.earliest_fit(r.amount, r.duration);
-      profile.reserve(start, start + r.duration, r.amount);
-    } else {
+    else
       start = *profile.earliest_fit({r.amount, r.duration});
+    if (searching != nullptr) *searching += std::chrono::steady_clock::now() - search_begin;
+    if constexpr (std::is_same_v<Profile, btree_profile>)
+      profile.reserve(start, start + r.duration, r.amount);
+    else
       profile.reserve({start, start + r.duration}, r.amount);
-    }
     if (starts != nullptr) starts->push_back(start);
   }
 }
 
-// The median over 7 runs of the nanoseconds per pair of R timed batches each.
+// The median over 7 runs of the nanoseconds per pair of R timed batches each: the whole pair
+// or, with `searches_only`, the searches timed one by one.
 template <class Profile>
 double ns_per_pair(const Profile& built, const std::vector<append_request>& requests,
-                   std::size_t live, std::size_t batch, std::size_t repeats) {
+                   std::size_t live, std::size_t batch, std::size_t repeats, bool searches_only) {
   std::vector<double> runs;
   Profile copy = built;
   for (std::size_t run = 0; run < 7; ++run) {
     std::chrono::steady_clock::duration spent{};
     for (std::size_t k = 0; k < repeats; ++k) {
       copy = built;
+      if (searches_only) {
+        run_batch(copy, requests, live, batch, nullptr, &spent);
+        continue;
+      }
       const auto begin = std::chrono::steady_clock::now();
       run_batch(copy, requests, live, batch, nullptr);
       spent += std::chrono::steady_clock::now() - begin;
@@ -692,8 +717,23 @@ int main(int argc, char** argv) {
       *live, tree.block_count(), batch, btree.height(),
       static_cast<double>(tree.memory_usage()) / static_cast<double>(tree.block_count()),
       static_cast<double>(btree.memory_usage()) / static_cast<double>(btree.block_count()));
-  const double tree_ns = ns_per_pair(tree, requests, *live, batch, *repeats);
-  const double btree_ns = ns_per_pair(btree, requests, *live, batch, *repeats);
+  const double tree_ns = ns_per_pair(tree, requests, *live, batch, *repeats, false);
+  const double btree_ns = ns_per_pair(btree, requests, *live, batch, *repeats, false);
   std::printf("  ns/pair free_tree=%.0f btree=%.0f\n", tree_ns, btree_ns);
+  const double tree_search_ns = ns_per_pair(tree, requests, *live, batch, *repeats, true);
+  const double btree_search_ns = ns_per_pair(btree, requests, *live, batch, *repeats, true);
+  std::printf("  ns/search (timed one by one) free_tree=%.0f btree=%.0f\n", tree_search_ns,
+              btree_search_ns);
+  // What the B+tree does per call, counted on one more batch.
+  btree_profile counted = btree;
+  counted.reset_counts();
+  run_batch(counted, requests, *live, batch, nullptr);
+  const auto per_call = [&batch](std::size_t count) {
+    return static_cast<double>(count) / static_cast<double>(batch);
+  };
+  std::printf(
+      "  btree per search: leaves=%.1f inner=%.1f; per reserve: entry levels refreshed=%.1f\n",
+      per_call(counted.counts().leaves_searched), per_call(counted.counts().inner_searched),
+      per_call(counted.counts().levels_refreshed));
   return 0;
 }
