@@ -92,13 +92,13 @@ class btree_profile {
       const units value = leasehold::detail::run_threshold(total, j, 32);
       if (levels_ == 0 || thresholds_[levels_ - 1] != value) thresholds_[levels_++] = value;
     }
-    auto* only = new leaf;
+    auto only = std::make_unique<leaf>();
     only->size = 1;
     only->begin[0] = 0;
     only->free[0] = total;
     root_ = new inner;
     root_->size = 1;
-    root_->child[0] = only;
+    root_->child[0] = only.release();
     refresh_entry(root_, 0, 0, levels_);
   }
   btree_profile(const btree_profile& other)
