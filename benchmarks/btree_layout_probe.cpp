@@ -5,8 +5,8 @@
 // free_tree on the same requests with every answer compared. docs/performance.md ("A B+tree
 // layout, measured") has the figures and what they decide.
 //
-// The layout: leaves of up to 32 blocks (begins and free capacities in two arrays), inner
-// nodes of up to 16 children that keep, per child, its first begin, its minimum and maximum
+// The layout: leaves of up to L blocks (begins and free capacities in two arrays), inner
+// nodes of up to F children that keep, per child, its first begin, its minimum and maximum
 // free capacity and its run summaries at free_tree's thresholds (the same three numbers per
 // threshold as detail::run_summary, stored threshold by threshold, so a search reads one
 // row). The search is free_tree's, child by child instead of node by node: a child judged by
@@ -15,18 +15,19 @@
 // skipped child leaves its threshold run open at its end as a lower bound on where the run at
 // the amount starts; that bound is made exact, by one descent along the child's right edge,
 // only when a run from it would be long enough. Nodes split when full; they are never merged,
-// and one left without blocks is removed.
+// and one left without blocks is removed. Two shapes are measured: L = 32, F = 16, the
+// fastest of those tried, and L = 128, F = 4, with far less summary memory above the leaves.
 //
 //   btree_layout_probe <N> [R = 20]
 //
-// Builds both structures to N live reservations (amount uniform in [1, 128] of 128 units,
-// duration uniform in [1, 3600] s, in milliseconds: the profile of append/free_tree/N), then
-// makes the next max(N / 100, 32) earliest fit + reserve pairs on copies of both, compares
+// Builds free_tree and each B+tree to N live reservations (amount uniform in [1, 128] of 128
+// units, duration uniform in [1, 3600] s, in milliseconds: the profile of append/free_tree/N)
+// and makes the next max(N / 100, 32) earliest fit + reserve pairs on copies; it compares
 // every answer and the blocks, undoes the batch (releases in reverse order) and compares the
-// blocks again: any difference is reported and exits 1. Then it times that batch as
+// blocks again: any difference is reported and exits 1. It times that batch as
 // availability_bench's append row does, each time on a fresh copy of the built structure, 7
 // runs of R batches, and prints the median nanoseconds per pair; then the same for the
-// searches alone, each timed by itself; and what the B+tree did per call.
+// searches alone, each timed by itself; and what each B+tree did per call.
 
 #include <algorithm>
 #include <chrono>
@@ -54,8 +55,6 @@ constexpr tick forever = leasehold::forever<tick>;
 // A time that is no block's begin: "no run open" in a search, "none" in a summary.
 constexpr tick no_time = std::numeric_limits<tick>::min();
 
-constexpr std::size_t leaf_capacity = 32;
-constexpr std::size_t inner_capacity = 16;
 constexpr std::size_t max_levels = 32;
 
 // The runs at one threshold of a child's blocks, as detail::run_summary: where the first block
@@ -68,24 +67,29 @@ struct runs {
   tick best;
 };
 
-struct leaf {
-  std::size_t size = 0;
-  std::array<tick, leaf_capacity> begin;
-  std::array<units, leaf_capacity> free;
-};
-
-struct inner {
-  std::size_t size = 0;
-  bool above_leaves = true;
-  std::array<void*, inner_capacity> child;
-  std::array<tick, inner_capacity> first;
-  std::array<units, inner_capacity> low;
-  std::array<units, inner_capacity> high;
-  std::array<std::array<runs, inner_capacity>, max_levels> at_level;  // [level][child]
-};
-
+// Leaves of up to LeafCapacity blocks, inner nodes of up to Fanout children.
+template <std::size_t LeafCapacity, std::size_t Fanout>
 class btree_profile {
+  static constexpr std::size_t leaf_capacity = LeafCapacity;
+  static constexpr std::size_t inner_capacity = Fanout;
+
  public:
+  struct leaf {
+    std::size_t size = 0;
+    std::array<tick, LeafCapacity> begin;
+    std::array<units, LeafCapacity> free;
+  };
+
+  struct inner {
+    std::size_t size = 0;
+    bool above_leaves = true;
+    std::array<void*, Fanout> child;
+    std::array<tick, Fanout> first;
+    std::array<units, Fanout> low;
+    std::array<units, Fanout> high;
+    std::array<std::array<runs, Fanout>, max_levels> at_level;  // [level][child]
+  };
+
   btree_profile() {
     // free_tree's 32 geometric thresholds, each distinct value once, in ascending order.
     for (std::size_t j = 0; j < 32; ++j) {
@@ -593,6 +597,12 @@ struct append_request {
   tick duration;
 };
 
+using tree_type = leasehold::free_tree<tick, units>;
+
+// The probe's B+trees take an amount and a duration where free_tree takes a request.
+template <class Profile>
+constexpr bool is_btree = !std::is_same_v<Profile, tree_type>;
+
 // Runs the batch [from, from + batch) of earliest fit + reserve pairs on `profile`; the starts
 // go to `starts` when it is given, and the time spent in the searches alone is added to
 // `searching` when that is given (which costs two clock reads a pair).
@@ -605,12 +615,12 @@ void run_batch(Profile& profile, const std::vector<append_request>& requests, st
     const auto search_begin = searching != nullptr ? std::chrono::steady_clock::now()
                                                    : std::chrono::steady_clock::time_point{};
     tick start = 0;
-    if constexpr (std::is_same_v<Profile, btree_profile>)
+    if constexpr (is_btree<Profile>)
       start = profile.earliest_fit(r.amount, r.duration);
     else
       start = *profile.earliest_fit({r.amount, r.duration});
     if (searching != nullptr) *searching += std::chrono::steady_clock::now() - search_begin;
-    if constexpr (std::is_same_v<Profile, btree_profile>)
+    if constexpr (is_btree<Profile>)
       profile.reserve(start, start + r.duration, r.amount);
     else
       profile.reserve({start, start + r.duration}, r.amount);
@@ -645,6 +655,76 @@ double ns_per_pair(const Profile& built, const std::vector<append_request>& requ
   return runs[3];
 }
 
+// Prints the median nanoseconds per pair, and per search timed one by one.
+template <class Profile>
+void report_timing(const char* name, const Profile& built,
+                   const std::vector<append_request>& requests, std::size_t live, std::size_t batch,
+                   std::size_t repeats) {
+  const double pair_ns = ns_per_pair(built, requests, live, batch, repeats, false);
+  const double search_ns = ns_per_pair(built, requests, live, batch, repeats, true);
+  std::printf("  %-12s bytes/block=%.0f ns/pair=%.0f ns/search=%.0f\n", name,
+              static_cast<double>(built.memory_usage()) / static_cast<double>(built.block_count()),
+              pair_ns, search_ns);
+}
+
+// Whether a B+tree holds the same blocks as free_tree.
+template <class Btree>
+bool same_blocks(const tree_type& tree, const Btree& btree) {
+  std::vector<std::pair<tick, units>> btree_blocks;
+  btree.blocks(btree_blocks);
+  const auto tree_blocks = tree.free_blocks();
+  if (tree_blocks.size() != btree_blocks.size()) return false;
+  for (std::size_t i = 0; i < tree_blocks.size(); ++i)
+    if (tree_blocks[i].span.begin != btree_blocks[i].first ||
+        tree_blocks[i].free != btree_blocks[i].second)
+      return false;
+  return true;
+}
+
+// Builds a B+tree of the first N requests and checks it against free_tree (`tree`, built the
+// same way, and `tree_starts`, free_tree's answers to the first N + batch requests): every
+// answer, the blocks after the batch, and the blocks once the batch is undone (released in
+// reverse order). Then reports its timing and what it did per call. False if it disagrees.
+template <class Btree>
+bool report_btree(const char* name, const tree_type& tree, const std::vector<tick>& tree_starts,
+                  const std::vector<append_request>& requests, std::size_t live, std::size_t batch,
+                  std::size_t repeats) {
+  Btree btree;
+  std::vector<tick> starts;
+  run_batch(btree, requests, 0, live, &starts);
+  bool agrees = same_blocks(tree, btree);
+  {
+    Btree copy = btree;
+    run_batch(copy, requests, live, batch, &starts);
+    tree_type tree_copy = tree;
+    run_batch(tree_copy, requests, live, batch, nullptr);
+    agrees = agrees && starts == tree_starts && same_blocks(tree_copy, copy);
+    for (std::size_t i = batch; i-- > 0 && agrees;) {
+      const append_request& r = requests[live + i];
+      copy.release(starts[live + i], starts[live + i] + r.duration, r.amount);
+    }
+    agrees = agrees && same_blocks(tree, copy);
+  }
+  if (!agrees) {
+    std::fprintf(stderr, "btree_layout_probe: the %s disagrees with free_tree (%s)\n", name,
+                 starts != tree_starts ? "an earliest fit" : "the blocks");
+    return false;
+  }
+  report_timing(name, btree, requests, live, batch, repeats);
+  Btree counted = btree;
+  counted.reset_counts();
+  run_batch(counted, requests, live, batch, nullptr);
+  const auto per_call = [&batch](std::size_t count) {
+    return static_cast<double>(count) / static_cast<double>(batch);
+  };
+  std::printf(
+      "  %-12s height=%zu per search: leaves=%.1f inner=%.1f; per reserve: entry levels "
+      "refreshed=%.1f\n",
+      name, btree.height(), per_call(counted.counts().leaves_searched),
+      per_call(counted.counts().inner_searched), per_call(counted.counts().levels_refreshed));
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -674,66 +754,20 @@ int main(int argc, char** argv) {
     r.duration = seconds(random) * second;
   }
 
-  leasehold::free_tree<tick, units> tree(total);
-  btree_profile btree;
+  tree_type tree(total);
   std::vector<tick> tree_starts;
-  std::vector<tick> btree_starts;
-  run_batch(tree, requests, 0, *live, &tree_starts);
-  run_batch(btree, requests, 0, *live, &btree_starts);
-  // Every answer must agree, and the blocks after the timed batch and after it is undone: the
-  // layouts are compared on equal work.
-  const auto same_blocks = [](const leasehold::free_tree<tick, units>& a, const btree_profile& b) {
-    std::vector<std::pair<tick, units>> b_blocks;
-    b.blocks(b_blocks);
-    const auto a_blocks = a.free_blocks();
-    if (a_blocks.size() != b_blocks.size()) return false;
-    for (std::size_t i = 0; i < a_blocks.size(); ++i)
-      if (a_blocks[i].span.begin != b_blocks[i].first || a_blocks[i].free != b_blocks[i].second)
-        return false;
-    return true;
-  };
-  {
-    auto tree_copy = tree;
-    btree_profile btree_copy = btree;
-    run_batch(tree_copy, requests, *live, batch, &tree_starts);
-    run_batch(btree_copy, requests, *live, batch, &btree_starts);
-    const bool agree_after_batch = same_blocks(tree_copy, btree_copy);
-    for (std::size_t i = batch; i-- > 0;) {
-      const append_request& r = requests[*live + i];
-      const tick start = tree_starts[*live + i];
-      tree_copy.release({start, start + r.duration}, r.amount);
-      btree_copy.release(start, start + r.duration, r.amount);
-    }
-    if (tree_starts != btree_starts || !agree_after_batch || !same_blocks(tree_copy, btree_copy) ||
-        !same_blocks(tree, btree)) {
-      std::fprintf(stderr, "btree_layout_probe: the B+tree disagrees with free_tree (%s)\n",
-                   tree_starts != btree_starts ? "an earliest fit" : "the blocks");
-      return 1;
-    }
-  }
+  run_batch(tree, requests, 0, *live + batch, &tree_starts);
+  tree = tree_type(total);
+  run_batch(tree, requests, 0, *live, nullptr);
+  std::printf("N=%zu blocks=%zu batch=%zu\n", *live, tree.block_count(), batch);
+  report_timing("free_tree", tree, requests, *live, batch, *repeats);
 
-  std::printf(
-      "N=%zu blocks=%zu batch=%zu btree_height=%zu bytes_per_block free_tree=%.0f btree=%.0f\n",
-      *live, tree.block_count(), batch, btree.height(),
-      static_cast<double>(tree.memory_usage()) / static_cast<double>(tree.block_count()),
-      static_cast<double>(btree.memory_usage()) / static_cast<double>(btree.block_count()));
-  const double tree_ns = ns_per_pair(tree, requests, *live, batch, *repeats, false);
-  const double btree_ns = ns_per_pair(btree, requests, *live, batch, *repeats, false);
-  std::printf("  ns/pair free_tree=%.0f btree=%.0f\n", tree_ns, btree_ns);
-  const double tree_search_ns = ns_per_pair(tree, requests, *live, batch, *repeats, true);
-  const double btree_search_ns = ns_per_pair(btree, requests, *live, batch, *repeats, true);
-  std::printf("  ns/search (timed one by one) free_tree=%.0f btree=%.0f\n", tree_search_ns,
-              btree_search_ns);
-  // What the B+tree does per call, counted on one more batch.
-  btree_profile counted = btree;
-  counted.reset_counts();
-  run_batch(counted, requests, *live, batch, nullptr);
-  const auto per_call = [&batch](std::size_t count) {
-    return static_cast<double>(count) / static_cast<double>(batch);
-  };
-  std::printf(
-      "  btree per search: leaves=%.1f inner=%.1f; per reserve: entry levels refreshed=%.1f\n",
-      per_call(counted.counts().leaves_searched), per_call(counted.counts().inner_searched),
-      per_call(counted.counts().levels_refreshed));
+  // The layout the docs discuss, and one with larger leaves and fewer children: far less
+  // summary memory above the leaves, more blocks scanned in each leaf.
+  if (!report_btree<btree_profile<32, 16>>("btree 32x16", tree, tree_starts, requests, *live, batch,
+                                           *repeats) ||
+      !report_btree<btree_profile<128, 4>>("btree 128x4", tree, tree_starts, requests, *live, batch,
+                                           *repeats))
+    return 1;
   return 0;
 }
