@@ -10,6 +10,7 @@
 #include "leasehold/core/request.hpp"
 #include "leasehold/core/time.hpp"
 
+#include "leasehold/availability/bookings.hpp"
 #include "leasehold/availability/capacity_tree.hpp"
 #include "leasehold/availability/concept.hpp"
 #include "leasehold/availability/free_list.hpp"

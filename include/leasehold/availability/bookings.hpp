@@ -1,0 +1,480 @@
+#pragma once
+
+// bookings<A>: bookings with identity over any availability backend. A profile only counts
+// capacity, so it cannot tell a release of what some booking holds from a legal one, and an
+// embedding scheduler ends up keeping its own map of what it booked. This layer keeps that map
+// once, for every backend: book(span, amount) returns a booking_id, and release, shrink and
+// find take one. A release of an id that is not live is refused (invalid_release) instead of
+// quietly giving back capacity that another booking holds.
+//
+// bookings<A> is itself an availability: every query is forwarded to the profile, and the plain
+// reserve / release stay available as anonymous bookings (capacity held without an id), so a
+// policy written against the concept runs on it unchanged.
+//
+// Two more things an embedder needs live here because they are about bookings, not about free
+// capacity: a plan end (a horizon no booking and no search may cross, as a planner's base time
+// plus duration), and a ledger that can be walked in id order and compared.
+//
+// The ledger is a Boost.Intrusive tree of nodes from a pool, indexed twice: by id, for the
+// handle calls, and by end, so that advance_to forgets the bookings that ended in
+// O(log n + forgotten) rather than by scanning every live one, and so that the latest end (what
+// a plan end must not cut) is at hand.
+//
+// Costs, with n live bookings: book, release, shrink O(log n) plus the backend's call; find
+// O(log n); advance_to the backend's plus O(log n) per booking forgotten.
+//
+// Every mutating call gives the strong guarantee: the ledger node is allocated before the
+// profile changes, and the ledger changes only after the profile did.
+
+#include <algorithm>
+#include <boost/intrusive/set.hpp>
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <ostream>
+#include <utility>
+
+#include "leasehold/availability/concept.hpp"
+#include "leasehold/availability/detail/node_pool.hpp"
+#include "leasehold/availability/detail/profile_types.hpp"
+#include "leasehold/availability/latest_fit.hpp"
+#include "leasehold/core/capacity.hpp"
+#include "leasehold/core/detail/checked_arithmetic.hpp"
+#include "leasehold/core/detail/checks.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/core/request.hpp"
+#include "leasehold/core/time.hpp"
+
+namespace leasehold {
+
+// The handle of one booking. Ids count up from 1 in the order bookings are made and are never
+// reused by a ledger; 0 is never a booking.
+struct booking_id {
+  std::uint64_t value = 0;
+
+  friend constexpr bool operator==(booking_id, booking_id) = default;
+  friend constexpr auto operator<=>(booking_id, booking_id) = default;
+  friend std::ostream& operator<<(std::ostream& out, booking_id id) {
+    return out << "booking #" << id.value;
+  }
+};
+
+// One live booking: `amount` held over `span`. A booking made before the profile's origin moved
+// past its begin keeps the span it was made with; it holds capacity from origin() on.
+template <time_value T, capacity_value C>
+struct booking {
+  booking_id id;
+  interval<T> span;
+  C amount;
+
+  friend constexpr bool operator==(const booking&, const booking&) = default;
+  friend std::ostream& operator<<(std::ostream& out, const booking& b) {
+    return out << b.id << ' ' << b.span << " amount " << b.amount;
+  }
+};
+
+template <availability A>
+class bookings : public detail::profile_types<typename A::time_type, typename A::capacity_type> {
+  using T = typename A::time_type;
+  using C = typename A::capacity_type;
+
+ public:
+  using profile_type = A;
+  using booking_type = booking<T, C>;
+
+ private:
+  struct by_id_hook_tag;
+  struct by_end_hook_tag;
+  using link_mode = boost::intrusive::link_mode<boost::intrusive::normal_link>;
+
+  struct node : booking_type,
+                boost::intrusive::set_base_hook<boost::intrusive::tag<by_id_hook_tag>, link_mode,
+                                                boost::intrusive::optimize_size<true>>,
+                boost::intrusive::set_base_hook<boost::intrusive::tag<by_end_hook_tag>, link_mode,
+                                                boost::intrusive::optimize_size<true>> {
+    explicit node(const booking_type& b) : booking_type(b) {}
+  };
+
+  struct id_of {
+    using type = std::uint64_t;
+    type operator()(const node& n) const noexcept { return n.id.value; }
+  };
+  // Ordered by end, ties by id, so that every node has a distinct key.
+  struct end_of {
+    using type = std::pair<T, std::uint64_t>;
+    type operator()(const node& n) const noexcept { return {n.span.end, n.id.value}; }
+  };
+
+  using by_id_set = boost::intrusive::set<
+      node,
+      boost::intrusive::base_hook<boost::intrusive::set_base_hook<
+          boost::intrusive::tag<by_id_hook_tag>, link_mode, boost::intrusive::optimize_size<true>>>,
+      boost::intrusive::key_of_value<id_of>, boost::intrusive::constant_time_size<true>>;
+  using by_end_set = boost::intrusive::set<
+      node,
+      boost::intrusive::base_hook<
+          boost::intrusive::set_base_hook<boost::intrusive::tag<by_end_hook_tag>, link_mode,
+                                          boost::intrusive::optimize_size<true>>>,
+      boost::intrusive::key_of_value<end_of>, boost::intrusive::constant_time_size<false>>;
+
+ public:
+  // Walks the live bookings in id order; yields const booking_type&.
+  class const_iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = booking_type;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const booking_type*;
+    using reference = const booking_type&;
+
+    const_iterator() = default;
+    reference operator*() const noexcept { return *at_; }
+    pointer operator->() const noexcept { return &*at_; }
+    const_iterator& operator++() noexcept {
+      ++at_;
+      return *this;
+    }
+    const_iterator operator++(int) noexcept {
+      const_iterator before = *this;
+      ++at_;
+      return before;
+    }
+    friend bool operator==(const const_iterator&, const const_iterator&) = default;
+
+   private:
+    friend class bookings;
+    explicit const_iterator(typename by_id_set::const_iterator at) : at_(at) {}
+    typename by_id_set::const_iterator at_{};
+  };
+
+  // The live bookings in id order, as a view over the ledger (invalidated by any mutating call).
+  class live_view {
+   public:
+    [[nodiscard]] const_iterator begin() const noexcept { return const_iterator(ids_->begin()); }
+    [[nodiscard]] const_iterator end() const noexcept { return const_iterator(ids_->end()); }
+    [[nodiscard]] std::size_t size() const noexcept { return ids_->size(); }
+    [[nodiscard]] bool empty() const noexcept { return ids_->empty(); }
+
+   private:
+    friend class bookings;
+    explicit live_view(const by_id_set& ids) : ids_(&ids) {}
+    const by_id_set* ids_;
+  };
+
+  explicit bookings(A profile) : profile_(std::move(profile)) {}
+
+  ~bookings() { clear_ledger(); }
+
+  bookings(const bookings& other)
+      : profile_(other.profile_), next_id_(other.next_id_), plan_end_(other.plan_end_) {
+    pool_.reserve_nodes(other.by_id_.size());  // the last step that can throw
+    for (const node& n : other.by_id_) insert(*pool_.create(static_cast<const booking_type&>(n)));
+  }
+
+  bookings(bookings&& other) noexcept
+      : profile_(std::move(other.profile_)),
+        pool_(std::move(other.pool_)),
+        by_id_(std::move(other.by_id_)),
+        by_end_(std::move(other.by_end_)),
+        next_id_(other.next_id_),
+        plan_end_(other.plan_end_) {}
+
+  // Copy and move assignment in one: a copy that throws leaves *this untouched.
+  bookings& operator=(bookings other) noexcept {
+    swap(other);
+    return *this;
+  }
+
+  void swap(bookings& other) noexcept {
+    using std::swap;
+    swap(profile_, other.profile_);
+    pool_.swap(other.pool_);
+    by_id_.swap(other.by_id_);
+    by_end_.swap(other.by_end_);
+    swap(next_id_, other.next_id_);
+    swap(plan_end_, other.plan_end_);
+  }
+  friend void swap(bookings& a, bookings& b) noexcept { a.swap(b); }
+
+  [[nodiscard]] const A& profile() const noexcept { return profile_; }
+
+  // ---- Bookings with identity -------------------------------------------------------------
+
+  // Books `amount` over `span` and returns the new booking's id. An amount of zero is a
+  // booking that holds nothing (a planner may record a span of no resources); it still gets
+  // an id. Throws as reserve() does: invalid_request for a malformed span or amount (negative,
+  // above the total, or crossing the plan end), insufficient_capacity where it is not free.
+  booking_id book(interval<T> span, const C& amount) {
+    check_booking("book", span, amount);
+    pool_.reserve_nodes(1);  // before the profile changes: from here on nothing else allocates
+    if (!is_zero(amount)) profile_.reserve(span, amount);
+    const booking_id id{next_id_};
+    insert(*pool_.create(booking_type{id, span, amount}));
+    ++next_id_;
+    return id;
+  }
+
+  // Gives back everything the booking holds and forgets it. An id that is not a live booking
+  // is refused with invalid_release, and nothing changes.
+  void release(booking_id id) {
+    node& n = live_node("release", id);
+    give_back(n, n.amount);
+    erase(n);
+  }
+
+  // Gives back `by` of the booking's amount over its whole span (a partial release). When
+  // nothing is left the booking is gone, and the call returns true. `by` must be at least zero
+  // and at most the booking's amount (component by component), else invalid_release.
+  bool shrink(booking_id id, const C& by) {
+    node& n = live_node("shrink", id);
+    if (!is_nonnegative(by) || !fits(by, n.amount))
+      throw invalid_release(
+          detail::describe("shrink(", id, ") by ", by, ": the booking holds only ", n.amount));
+    if (by == n.amount) {
+      give_back(n, n.amount);
+      erase(n);
+      return true;
+    }
+    if (!is_zero(by)) {
+      give_back(n, by);
+      n.amount -= by;
+    }
+    return false;
+  }
+
+  // Puts back a booking that was released, with its own id, span and amount: the inverse of
+  // release(id), for a caller that undoes its own changes in reverse (a journal). The id must
+  // have been handed out by this ledger (below next_id()) and not be live. Throws as book().
+  void restore(const booking_type& b) {
+    if (b.id.value == 0 || b.id.value >= next_id_ || by_id_.find(b.id.value) != by_id_.end())
+      throw invalid_request(
+          detail::describe("restore(", b.id, "): not a released booking of this ledger"));
+    check_booking("restore", b.span, b.amount);
+    pool_.reserve_nodes(1);
+    if (!is_zero(b.amount)) profile_.reserve(b.span, b.amount);
+    insert(*pool_.create(b));
+  }
+
+  // The live booking with this id, or nullptr.
+  [[nodiscard]] const booking_type* find(booking_id id) const noexcept {
+    const auto it = by_id_.find(id.value);
+    return it == by_id_.end() ? nullptr : &*it;
+  }
+  [[nodiscard]] bool contains(booking_id id) const noexcept { return find(id) != nullptr; }
+
+  // Live bookings.
+  [[nodiscard]] std::size_t size() const noexcept { return by_id_.size(); }
+  [[nodiscard]] bool empty() const noexcept { return by_id_.empty(); }
+  [[nodiscard]] live_view live() const noexcept { return live_view(by_id_); }
+  [[nodiscard]] const_iterator begin() const noexcept { return const_iterator(by_id_.begin()); }
+  [[nodiscard]] const_iterator end() const noexcept { return const_iterator(by_id_.end()); }
+
+  // The id the next book() returns.
+  [[nodiscard]] booking_id next_id() const noexcept { return booking_id{next_id_}; }
+
+  // Releases every live booking (anonymous reserves stay) and keeps counting ids from where
+  // they were.
+  void clear() {
+    if constexpr (!nothrow_rollback_availability<A>) {
+      A before = profile_;  // a release of a backend without the declaration may allocate
+      for (const node& n : by_id_)
+        if (!is_zero(n.amount)) before.release(held_span(n), n.amount);
+      profile_ = std::move(before);
+    } else {
+      for (const node& n : by_id_)
+        if (!is_zero(n.amount)) profile_.release(held_span(n), n.amount);
+    }
+    clear_ledger();
+  }
+
+  // ---- The plan end -------------------------------------------------------------------------
+
+  // A horizon that no booking and no search may cross: book() refuses spans that end after it,
+  // and earliest_fit / latest_fit only answer starts whose span ends by it. None by default.
+  [[nodiscard]] std::optional<T> plan_end() const noexcept { return plan_end_; }
+
+  // Refused with invalid_request, and nothing changes, when a live booking ends after the new
+  // end, or when the end is not after the origin.
+  void set_plan_end(std::optional<T> end) {
+    if (end) {
+      if (!(*end > profile_.origin()))
+        throw invalid_request(detail::describe("set_plan_end(", *end,
+                                               "): must be after the origin ", profile_.origin()));
+      if (!by_end_.empty() && std::prev(by_end_.end())->span.end > *end) {
+        const node& last = *std::prev(by_end_.end());
+        throw invalid_request(detail::describe("set_plan_end(", *end, "): ", last.id, " over ",
+                                               last.span, " ends after it"));
+      }
+    }
+    plan_end_ = end;
+  }
+
+  // ---- The availability members, forwarded ------------------------------------------------
+
+  [[nodiscard]] C total() const { return profile_.total(); }
+  [[nodiscard]] T origin() const { return profile_.origin(); }
+  [[nodiscard]] C free_at(T t) const { return profile_.free_at(t); }
+  [[nodiscard]] C min_free(interval<T> span) const { return profile_.min_free(span); }
+
+  // As the profile's, within the plan end: the window's end is clamped to it. A window too
+  // short for the duration (as given, or once clamped) has no answer, nullopt, where the bare
+  // profile calls it malformed: nothing may be booked past the plan end, and an embedder asking
+  // "anything before the end?" should not have to check the arithmetic first. Other malformed
+  // requests throw invalid_request as the profile's do.
+  [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
+    const std::optional<request<T, C>> within = within_plan(r, "earliest_fit");
+    if (!within) return std::nullopt;
+    return profile_.earliest_fit(*within);
+  }
+  [[nodiscard]] std::optional<T> latest_fit(const request<T, C>& r) const {
+    const std::optional<request<T, C>> within = within_plan(r, "latest_fit");
+    if (!within) return std::nullopt;
+    return leasehold::latest_fit(profile_, *within);
+  }
+
+  // Anonymous bookings: capacity held without an id, as on the bare profile. release(span, c)
+  // cannot tell what a booking with an id holds from what an anonymous one does, so it is
+  // checked by the profile alone; book() / release(id) are the checked route.
+  void reserve(interval<T> span, const C& amount) {
+    check_within_plan("reserve", span);
+    profile_.reserve(span, amount);
+  }
+  void release(interval<T> span, const C& amount) { profile_.release(span, amount); }
+
+  // Moves the origin to t: the profile forgets the past, and bookings that ended by t are
+  // forgotten by the ledger too (their ids stay used). Bookings that span t stay live with
+  // the span they were made with; they hold capacity from t on.
+  void advance_to(T t) {
+    if (plan_end_ && !(t < *plan_end_))
+      throw invalid_request(
+          detail::describe("advance_to(", t, "): not before the plan end ", *plan_end_));
+    profile_.advance_to(t);           // checks t; throws before changing anything
+    const T now = profile_.origin();  // a slotted backend rounds t down to its slot
+    while (!by_end_.empty() && !(now < by_end_.begin()->span.end)) erase(*by_end_.begin());
+  }
+
+  [[nodiscard]] auto free_blocks() const { return profile_.free_blocks(); }
+  [[nodiscard]] std::size_t block_count() const { return profile_.block_count(); }
+
+  // Bytes held: the profile's (where it tells) and the ledger's nodes.
+  [[nodiscard]] std::size_t memory_usage() const noexcept requires measured_availability<A> {
+    return sizeof(*this) - sizeof(A) + profile_.memory_usage() +
+           pool_.capacity() * pool_.node_size();
+  }
+
+  // Checks the profile (where it can) and that the ledger agrees with it: ids below next_id(),
+  // non-empty spans inside the plan end, amounts that fit the total, and no booking holding
+  // more than the profile has booked over its span.
+  void validate() const {
+    if constexpr (validating_availability<A>) profile_.validate();
+    if (pool_.live() != by_id_.size())
+      throw invariant_violation("bookings: pool and ledger disagree on the booking count");
+    for (const node& n : by_id_) {
+      if (n.id.value == 0 || n.id.value >= next_id_)
+        throw invariant_violation(detail::describe("bookings: ", n.id, " beyond the next id"));
+      if (!(n.span.begin < n.span.end) || !(profile_.origin() < n.span.end))
+        throw invariant_violation(detail::describe("bookings: ", n.id, " over ", n.span));
+      if (!is_nonnegative(n.amount) || !fits(n.amount, profile_.total()))
+        throw invariant_violation(detail::describe("bookings: ", n.id, " amount ", n.amount));
+      if (plan_end_ && n.span.end > *plan_end_)
+        throw invariant_violation(detail::describe("bookings: ", n.id, " crosses the plan end"));
+      if (!is_zero(n.amount) && !fits(n.amount, profile_.total() - profile_.min_free(held_span(n))))
+        throw invariant_violation(
+            detail::describe("bookings: ", n.id, " holds more than the profile has booked"));
+    }
+  }
+
+  // Same profile (total, origin and blocks), same live bookings, same next id and plan end.
+  friend bool operator==(const bookings& a, const bookings& b) {
+    if (a.next_id_ != b.next_id_ || a.plan_end_ != b.plan_end_ || a.size() != b.size())
+      return false;
+    if (!(a.profile_.total() == b.profile_.total()) || a.profile_.origin() != b.profile_.origin())
+      return false;
+    if (!std::ranges::equal(a.live(), b.live())) return false;
+    return std::ranges::equal(a.profile_.free_blocks(), b.profile_.free_blocks());
+  }
+
+ private:
+  void check_booking(const char* operation, interval<T> span, const C& amount) const {
+    detail::check_span(operation, span, profile_.origin());
+    if (!is_nonnegative(amount))
+      throw invalid_request(
+          detail::describe(operation, " of amount ", amount, ": amount must not be negative"));
+    if (!fits(amount, profile_.total()))
+      throw invalid_request(detail::describe(operation, " of amount ", amount,
+                                             ": exceeds the total capacity ", profile_.total()));
+    check_within_plan(operation, span);
+  }
+
+  void check_within_plan(const char* operation, interval<T> span) const {
+    if (plan_end_ && span.end > *plan_end_)
+      throw invalid_request(
+          detail::describe(operation, ' ', span, ": ends after the plan end ", *plan_end_));
+  }
+
+  // The request with its window clamped to the origin and the plan end, or nullopt when no
+  // start is left: a window too short for the duration is a question without an answer, not
+  // a malformed one. A non-positive duration, a bad amount or a reversed window still throw
+  // invalid_request as the profile's earliest_fit does.
+  [[nodiscard]] std::optional<request<T, C>> within_plan(const request<T, C>& r,
+                                                         const char* operation) const {
+    if (r.duration > 0 && !(r.window.end < r.window.begin)) {
+      const std::optional<T> earliest_end = detail::checked_add(r.window.begin, r.duration);
+      const T end = plan_end_ ? std::min(r.window.end, *plan_end_) : r.window.end;
+      if (!earliest_end || *earliest_end > end) {
+        detail::check_amount(operation, r.amount, profile_.total());
+        return std::nullopt;
+      }
+    }
+    const auto starts = detail::check_request(r, profile_.total(), profile_.origin(), operation);
+    if (!plan_end_ || r.window.end <= *plan_end_ || starts.empty()) return r;
+    request<T, C> within = r;
+    within.window = {starts.first, *plan_end_};
+    const std::optional<T> earliest_end = detail::checked_add(starts.first, r.duration);
+    if (!earliest_end || *earliest_end > *plan_end_) return std::nullopt;
+    return within;
+  }
+
+  [[nodiscard]] node& live_node(const char* operation, booking_id id) {
+    const auto it = by_id_.find(id.value);
+    if (it == by_id_.end())
+      throw invalid_release(detail::describe(operation, '(', id, "): no live booking has this id"));
+    return *it;
+  }
+
+  // The part of the booking's span the profile still holds: from the origin on.
+  [[nodiscard]] interval<T> held_span(const node& n) const noexcept {
+    return {std::max(n.span.begin, profile_.origin()), n.span.end};
+  }
+
+  void give_back(const node& n, const C& amount) {
+    if (!is_zero(amount)) profile_.release(held_span(n), amount);
+  }
+
+  void insert(node& n) noexcept {
+    by_id_.insert_unique(n);
+    by_end_.insert_unique(n);
+  }
+
+  void erase(node& n) noexcept {
+    by_end_.erase(by_end_.iterator_to(n));
+    by_id_.erase(by_id_.iterator_to(n));
+    pool_.destroy(&n);
+  }
+
+  void clear_ledger() noexcept {
+    by_end_.clear();
+    by_id_.clear_and_dispose([this](node* n) { pool_.destroy(n); });
+  }
+
+  A profile_;
+  detail::node_pool<node> pool_;  // declared before the sets: outlives their links
+  by_id_set by_id_;
+  by_end_set by_end_;
+  std::uint64_t next_id_ = 1;
+  std::optional<T> plan_end_;
+};
+
+}  // namespace leasehold
