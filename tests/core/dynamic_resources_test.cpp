@@ -107,35 +107,6 @@ TEST_CASE("dynamic_resources: printed like resources") {
   CHECK(text_of(dynamic_resources<std::int8_t, 2>{1, 2}) == "{1, 2}");  // numbers, not chars
 }
 
-TEST_CASE("dynamic_resources: an amount of another count is refused on every backend") {
-  const dyn total{8, 64, 4, 16};
-  const dyn three{1, 1, 1};
-  const auto check_backend = [&](auto profile) {
-    using T = typename decltype(profile)::time_type;
-    profile.reserve({0, 10}, dyn{1, 2, 3, 4});
-    const auto before = profile.free_blocks();
-    CHECK_THROWS_WITH_AS(profile.reserve({0, 10}, three),
-                         "reserve of amount {1, 1, 1}: has 3 components, the total {8, 64, 4, 16} "
-                         "has 4",
-                         invalid_request);
-    CHECK_THROWS_WITH_AS(profile.release({0, 10}, three), doctest::Contains("has 3 components"),
-                         invalid_request);
-    CHECK_THROWS_WITH_AS((void)profile.earliest_fit({three, T{5}}),
-                         doctest::Contains("earliest_fit of amount {1, 1, 1}: has 3 components"),
-                         invalid_request);
-    CHECK_THROWS_AS((void)latest_fit(profile, request<T, dyn>{three, T{5}, {0, 100}}),
-                    invalid_request);
-    CHECK_THROWS_AS(profile.reserve({0, 10}, dyn{}), invalid_request);
-    CHECK_THROWS_AS(profile.reserve({0, 10}, dyn{1, 1, 1, 1, 1}), invalid_request);
-    CHECK(profile.free_blocks() == before);
-  };
-  check_backend(free_list<std::int64_t, dyn>(total));
-  check_backend(free_tree<std::int64_t, dyn>(total));
-  check_backend(free_tree<std::int64_t, dyn, 4>(total));
-  check_backend(reference<std::int64_t, dyn>(total));
-  check_backend(slotted_ring<std::int64_t, dyn>(total, 5, 40));
-}
-
 TEST_CASE("dynamic_resources: a total of no components is refused") {
   using list = free_list<std::int64_t, dyn>;
   using tree = free_tree<std::int64_t, dyn>;
