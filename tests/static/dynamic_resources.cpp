@@ -7,6 +7,7 @@
 
 #include <leasehold/cluster/slot_table.hpp>
 #include <leasehold/leasehold.hpp>
+#include <leasehold/policy/lease/lease_scheduler.hpp>
 
 namespace {
 
@@ -39,5 +40,17 @@ static_assert(nothrow_rollback_availability<free_list<std::int64_t, dyn>> &&
               nothrow_rollback_availability<slotted_ring<std::int64_t, dyn>>);
 static_assert(latest_fit_availability<free_list<std::int64_t, dyn>> &&
               latest_fit_availability<free_tree<std::int64_t, dyn>>);
+
+static_assert(availability<reference<std::int64_t, dyn>> &&
+              std::same_as<cluster::slot_table<free_list<std::int64_t, dyn>>::capacity_type, dyn>);
+
+// The lease scheduler reads components by index fixed at compile time (its resource_layout):
+// it asks for fixed_vector_capacity, so naming it over dynamic_resources is simply false.
+template <class A>
+concept schedules_leases = requires {
+  typename policy::lease::lease_scheduler<A>;
+};
+static_assert(schedules_leases<free_list<std::int64_t, node_resources>>);
+static_assert(!schedules_leases<free_list<std::int64_t, dyn>>);
 
 }  // namespace
