@@ -692,6 +692,7 @@ void register_append_build(const std::string& name, std::initializer_list<std::i
 using vector4 = leasehold::resources<4, units>;
 // The same four components, counted at run time, in room for eight.
 using dynamic4 = leasehold::dynamic_resources<units, 8>;
+using dynamic4_in_4 = leasehold::dynamic_resources<units, 4>;
 
 const bool registered = [] {
   register_backend<unbounded<leasehold::reference<tick, units>>>("reference", 10'000);
@@ -738,6 +739,11 @@ const bool registered = [] {
                                                                   {1'000, 10'000});
   register_churn<unbounded<leasehold::free_list<tick, dynamic4>>>("free_list_dyn4",
                                                                   {1'000, 10'000});
+  // With room for only four components: a node holds as many bytes as with resources<4>.
+  register_append<unbounded<leasehold::free_tree<tick, dynamic4_in_4>>>("free_tree_dyn4_max4",
+                                                                        {10'000});
+  register_churn<unbounded<leasehold::free_tree<tick, dynamic4_in_4>>>("free_tree_dyn4_max4",
+                                                                       {1'000, 10'000});
   return true;
 }();
 

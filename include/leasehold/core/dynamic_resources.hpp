@@ -33,6 +33,7 @@
 #include <initializer_list>
 #include <ostream>
 #include <span>
+#include <type_traits>
 
 #include "leasehold/core/detail/describe.hpp"
 #include "leasehold/core/error.hpp"
@@ -45,6 +46,11 @@ class dynamic_resources {
                 "dynamic_resources<V, MaxN> needs an integral component type V (not bool)");
   static_assert(MaxN > 0 && MaxN <= 255,
                 "dynamic_resources<V, MaxN> holds between 1 and 255 components (MaxN)");
+
+  // The count is as wide as a component: it costs no more room than a byte would (the value is
+  // padded to V's alignment anyway), and it is written whole, never as one byte of a word that
+  // a copy then reads back (a store-forwarding stall on every copy of a freshly summed value).
+  using count_type = std::make_unsigned_t<V>;
 
  public:
   using value_type = V;
@@ -157,15 +163,15 @@ class dynamic_resources {
   }
 
  private:
-  [[nodiscard]] static constexpr std::uint8_t checked_count(std::size_t count) {
+  [[nodiscard]] static constexpr count_type checked_count(std::size_t count) {
     if (count == 0 || count > MaxN)
       throw invalid_request(detail::describe(
           "dynamic_resources: ", count, " components requested, which is not in [1, ", MaxN, "]"));
-    return static_cast<std::uint8_t>(count);
+    return static_cast<count_type>(count);
   }
 
   std::array<V, MaxN> values_{};  // values_[i] == 0 for i >= count_
-  std::uint8_t count_ = 0;
+  count_type count_ = 0;
 };
 
 // Every component of need at most the same component of have.
