@@ -68,8 +68,8 @@ void round_to_slots(differential_config<T, C>& config, T dt, std::size_t slots) 
   config.round_span = [down, up](interval<T> span) {
     return interval<T>{down(span.begin), up(span.end)};
   };
-  config.round_request = [down, up, dt, book_ahead](const request<T, C>& r,
-                                                    T origin) -> std::optional<request<T, C>> {
+  config.round_request = [down, up, book_ahead](const request<T, C>& r,
+                                                T origin) -> std::optional<request<T, C>> {
     const T first = up(std::max(r.window.begin, origin));
     const T end = std::min(r.window.end, static_cast<T>(origin + book_ahead));
     if (end - r.duration < first) return std::nullopt;
