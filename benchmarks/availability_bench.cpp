@@ -5,12 +5,14 @@
 //                          every window from 0 to forever (the planner's worst case: the
 //                          search starts at the origin and the profile only grows); also
 //                          free_tree's threshold variants (free_tree_16, free_tree_0), N =
-//                          1,000,000, and resources<4> of {128, 128, 128, 128} (the *_vec4 rows)
+//                          1,000,000, and resources<4> of {128, 128, 128, 128} (the *_vec4 rows,
+//                          and *_dyn4 for dynamic_resources<units, 8> with four components)
 //   append_build/<backend>/<N>   one pass from an empty profile to N append reservations
 //   churn/<backend>/<N>    an online steady state of about N live reservations: time advances,
 //                          the past is dropped with advance_to, jobs that end early release
 //                          the rest of their booking, arrivals book inside a window; also
-//                          resources<4> of 3 N units each (the *_vec4 rows)
+//                          resources<4> of 3 N units each (the *_vec4 rows), and the same
+//                          four components as a dynamic_resources<units, 8> (the *_dyn4 rows)
 //   earliest_fit/<backend>/<N>   the search alone on the append profile at N, with windows
 //                          that begin anywhere in the booked time line (nothing is booked)
 //   free_at/<backend>/<N>, min_free/<backend>/<N>   queries at N live reservations
@@ -169,6 +171,7 @@ const std::vector<append_request<C>>& append_pool_requests() {
     std::vector<append_request<C>> result(count);
     for (append_request<C>& r : result) {
       if constexpr (leasehold::vector_capacity<C>) {
+        r.amount = append_total_of<C>();  // four components, for dynamic_resources too
         for (auto& component : r.amount) component = amount(random);
       } else {
         r.amount = amount(random);
@@ -687,6 +690,9 @@ void register_append_build(const std::string& name, std::initializer_list<std::i
 }
 
 using vector4 = leasehold::resources<4, units>;
+// The same four components, counted at run time, in room for eight.
+using dynamic4 = leasehold::dynamic_resources<units, 8>;
+using dynamic4_in_4 = leasehold::dynamic_resources<units, 4>;
 
 const bool registered = [] {
   register_backend<unbounded<leasehold::reference<tick, units>>>("reference", 10'000);
@@ -725,6 +731,19 @@ const bool registered = [] {
   // resources<4> churn: every component of an amount uniform in [1, 128], 3 N units each.
   register_churn<unbounded<leasehold::free_tree<tick, vector4>>>("free_tree_vec4", {1'000, 10'000});
   register_churn<unbounded<leasehold::free_list<tick, vector4>>>("free_list_vec4", {1'000, 10'000});
+  // dynamic_resources<units, 8> with four live components, beside the vec4 rows: what a count
+  // chosen at run time costs over one fixed at compile time.
+  register_append<unbounded<leasehold::free_tree<tick, dynamic4>>>("free_tree_dyn4", {10'000});
+  register_append<unbounded<leasehold::free_list<tick, dynamic4>>>("free_list_dyn4", {10'000});
+  register_churn<unbounded<leasehold::free_tree<tick, dynamic4>>>("free_tree_dyn4",
+                                                                  {1'000, 10'000});
+  register_churn<unbounded<leasehold::free_list<tick, dynamic4>>>("free_list_dyn4",
+                                                                  {1'000, 10'000});
+  // With room for only four components: a node holds as many bytes as with resources<4>.
+  register_append<unbounded<leasehold::free_tree<tick, dynamic4_in_4>>>("free_tree_dyn4_max4",
+                                                                        {10'000});
+  register_churn<unbounded<leasehold::free_tree<tick, dynamic4_in_4>>>("free_tree_dyn4_max4",
+                                                                       {1'000, 10'000});
   return true;
 }();
 

@@ -5,9 +5,11 @@
 #include "leasehold/version.hpp"
 
 #include "leasehold/core/capacity.hpp"
+#include "leasehold/core/dynamic_resources.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/free_block.hpp"
 #include "leasehold/core/request.hpp"
+#include "leasehold/core/resource_names.hpp"
 #include "leasehold/core/time.hpp"
 
 #include "leasehold/availability/bookings.hpp"

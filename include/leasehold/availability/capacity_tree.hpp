@@ -829,8 +829,8 @@ inline constexpr bool always_false = false;
 }  // namespace detail
 
 // A capacity_tree over a vector capacity names a type with no members, so that asking
-// availability<capacity_tree<T, resources<N, V>>> is simply false; building one fails with the
-// reason.
+// availability<capacity_tree<T, resources<N, V>>> (or dynamic_resources) is simply false;
+// building one fails with the reason.
 template <time_value T, capacity_value C>
 requires(!scalar_capacity<C>) class capacity_tree<T, C> {
  public:
@@ -838,8 +838,9 @@ requires(!scalar_capacity<C>) class capacity_tree<T, C> {
   explicit capacity_tree(Args&&...) {
     static_assert(detail::always_false<Args...>,
                   "capacity_tree<T, C> needs a scalar capacity C: its blocks nest by how much is "
-                  "free, which needs capacities ordered on one axis, and a resources<N, V> vector "
-                  "is not (use free_list, free_tree or slotted_ring for vector capacities)");
+                  "free, which needs capacities ordered on one axis, and a vector (resources<N, "
+                  "V> or dynamic_resources<V, MaxN>) is not (use free_list, free_tree or "
+                  "slotted_ring for vector capacities)");
   }
 };
 

@@ -1447,6 +1447,8 @@ class free_tree : public detail::profile_types<T, C> {
   [[nodiscard]] static C shifted(const C& value, const C& shift) noexcept {
     if constexpr (components::count == 1) {
       return static_cast<C>(value + shift);
+    } else if constexpr (!fixed_vector_capacity<C>) {
+      return value + shift;  // dynamic_resources: a fixed-length loop already
     } else {
       C sum = value;
       for (std::size_t i = 0; i < components::count; ++i)
