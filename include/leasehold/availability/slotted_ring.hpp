@@ -14,7 +14,8 @@
 // Costs, with S slots, k slots in a span, dt the slot width: free_at O(1); min_free, reserve
 // and release O(k); earliest_fit O(slots scanned) as the slotted scan of §4 does (it cannot
 // skip an idle stretch without looking at every slot in it); advance_to O(min(slots moved,
-// S)). Memory is S capacities whatever the load; block_count() is S, the size of the array.
+// S)); set_total O(S). Memory is S capacities whatever the load; block_count() is S, the size of
+// the array.
 
 #include <algorithm>
 #include <cstddef>
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "leasehold/availability/detail/profile_types.hpp"
+#include "leasehold/availability/detail/resize.hpp"
 #include "leasehold/core/detail/checked_arithmetic.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
@@ -174,6 +176,20 @@ class slotted_ring : public detail::profile_types<T, C> {
         blocks.push_back({slot_span(k), free});
     }
     return blocks;
+  }
+
+  // Changes the capacity of the resource, keeping what is booked in every slot
+  // (resizable_availability): O(slots), the whole ring checked before the first change. Slots
+  // recycled later by advance_to come back at the new total.
+  void set_total(C new_total) {
+    detail::check_new_total(new_total);
+    for (std::size_t k = 0; k < free_.size(); ++k) {
+      const C& free = free_[ring_index(k)];
+      if (!detail::fits_new_total(free, total_, new_total))
+        detail::throw_overbooked(slot_begin(k), detail::booked_under(total_, free), new_total);
+    }
+    for (C& free : free_) free = detail::rebased(free, total_, new_total);
+    total_ = new_total;
   }
 
   // The size of the structure: the number of slots, fixed at construction whatever the load
