@@ -346,6 +346,41 @@ TEST_CASE_TEMPLATE("walk: free_tree walks deep profiles", B, free_tree<>,
   }
 }
 
+TEST_CASE_TEMPLATE("walk: slotted_ring's views agree with its free_blocks on random profiles", T,
+                   std::int64_t, int) {
+  for (const T dt : {T{1}, T{7}}) {
+    CAPTURE(dt);
+    slotted_ring<T, T> ring(T{64}, dt, 300, T{0});
+    std::mt19937_64 rng(static_cast<std::uint64_t>(dt));
+    const auto uniform = [&rng](std::int64_t lo, std::int64_t hi) {
+      return static_cast<T>(std::uniform_int_distribution<std::int64_t>(lo, hi)(rng));
+    };
+    for (int round = 0; round < 40; ++round) {
+      for (int op = 0; op < 10; ++op) {
+        const interval<T> horizon = ring.horizon();
+        const T begin = uniform(horizon.begin, horizon.end - 2);
+        const interval<T> span{begin,
+                               std::min(static_cast<T>(begin + uniform(1, 40 * dt)), horizon.end)};
+        const T a = uniform(1, 24);
+        if (ring.min_free(span) >= a) ring.reserve(span, a);
+        if (op == 0) ring.advance_to(static_cast<T>(ring.origin() + uniform(0, 3 * dt)));
+      }
+      const interval<T> horizon = ring.horizon();
+      for (int query = 0; query < 10; ++query) {
+        const T t = uniform(horizon.begin, horizon.end - 1);
+        const interval<T> span{t, uniform(t + 1, horizon.end)};
+        CAPTURE(t);
+        CAPTURE(span);
+        const auto want_from = expected_in(ring, {t, forever<T>});
+        CHECK(collect(ring.blocks_from(t)) == want_from);
+        CHECK(collect(ring.blocks_in(span)) == expected_in(ring, span));
+        const T end = want_from.front().span.end;
+        CHECK(ring.next_change(t) == (end == horizon.end ? std::nullopt : std::optional<T>(end)));
+      }
+    }
+  }
+}
+
 namespace {
 
 // A hand-built tree for treap_cursor: keys 1..7 as a perfect tree, with pending shifts.

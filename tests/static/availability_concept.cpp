@@ -111,8 +111,8 @@ static_assert(measured_availability<free_list<>> && measured_availability<free_t
               measured_availability<slotted_ring<>>);
 static_assert(std::same_as<free_block_of<free_list<int, int>>, free_block<int, int>>);
 
-// Walking in place: free_list, free_tree and reference have the members; capacity_tree and
-// slotted_ring are walked by walk.hpp's free functions from free_blocks().
+// Walking in place: free_list, free_tree, reference and slotted_ring have the members;
+// capacity_tree is walked by walk.hpp's free functions from free_blocks().
 static_assert(walkable_availability<free_list<>> && walkable_availability<free_list<int, int>> &&
               walkable_availability<free_list<std::int64_t, resources<4, std::int64_t>>>);
 static_assert(walkable_availability<free_tree<>> && walkable_availability<free_tree<int, int>> &&
@@ -120,7 +120,9 @@ static_assert(walkable_availability<free_tree<>> && walkable_availability<free_t
               walkable_availability<free_tree<std::int64_t, std::int64_t, 0>>);
 static_assert(walkable_availability<reference<>> &&
               walkable_availability<reference<std::int32_t, resources<2, int>>>);
-static_assert(!walkable_availability<capacity_tree<>> && !walkable_availability<slotted_ring<>>);
+static_assert(walkable_availability<slotted_ring<>> &&
+              walkable_availability<slotted_ring<std::int64_t, resources<4, std::int64_t>>>);
+static_assert(!walkable_availability<capacity_tree<>>);
 static_assert(!walkable_availability<int>);
 // The views are lazy, multi-pass and borrowed (their iterators point into the profile).
 static_assert(std::ranges::view<decltype(std::declval<const free_tree<>&>().blocks_from(0))>);

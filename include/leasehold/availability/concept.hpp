@@ -128,8 +128,8 @@ concept measured_availability = availability<A> && requires(const A& a) {
 // whole profile per question costs O(n) each. leasehold::blocks_from, blocks_in and
 // next_change (availability/walk.hpp) answer it for every availability, from free_blocks()
 // when the backend has no members.
-//   valid:   free_list<>, free_tree<>, reference<>
-//   invalid: capacity_tree<>, slotted_ring<> (answered from free_blocks() by walk.hpp)
+//   valid:   free_list<>, free_tree<>, reference<>, slotted_ring<>
+//   invalid: capacity_tree<> (answered from free_blocks() by walk.hpp)
 template <class A>
 concept walkable_availability = availability<A> &&
     requires(const A& a, typename A::time_type t, interval<typename A::time_type> span) {

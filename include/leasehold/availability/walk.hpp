@@ -5,9 +5,9 @@
 // walkable_availability, availability/concept.hpp). A backend that models
 // walkable_availability answers itself, with lazy views over its structure: free_list and
 // free_tree in O(log n) to start and O(1) (amortised, for free_tree) a block, reference from
-// its vector. Any other (capacity_tree, slotted_ring, a user's backend) is answered here from
-// free_blocks(), a copy of the whole profile per call: O(n), and the blocks come back in a
-// vector that owns them.
+// its vector, slotted_ring over its slots (a block costs the slots it spans). Any other
+// (capacity_tree, a user's backend) is answered here from free_blocks(), a copy of the whole
+// profile per call: O(n), and the blocks come back in a vector that owns them.
 //
 // Arguments are checked as free_at and min_free check theirs: a time before the origin, or a
 // reversed or empty span, is invalid_request; on a bounded backend (slotted_ring) time at or
