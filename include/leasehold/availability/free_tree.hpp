@@ -25,15 +25,15 @@
 //
 // Costs, with n blocks, k blocks in a span and m the long stretches tried: free_at O(log n),
 // min_free O(log n), reserve and release O(log n + k) node updates, earliest_fit
-// O((m + jumps) log n), blocks_from and blocks_in O(log n) to start and O(1) amortised a block
-// (detail/treap_cursor.hpp), next_change O(log n), set_total O(n) (see there). A node update
-// recomputes the run summaries of only its subtree's mixed thresholds, those in (low, high]: at the
-// others every block of the subtree reaches the threshold or none does, and the summary follows
-// from the subtree's first begin (runs_at). A leaf (about a third of a treap's nodes) has no mixed
-// threshold, and a small subtree spans few. Of those, a node whose subtree kept its shape
-// recomputes only the thresholds that some block of the call crossed, between its old and new free
-// capacity (values_changed): about 14 of its 23 mixed ones on the append benchmark at 100,000; the
-// others cannot have changed.
+// O((m + jumps) log n). A node update recomputes the run summaries of only its subtree's mixed
+// thresholds, those in (low, high]: at the others every block of the subtree reaches the
+// threshold or none does, and the summary follows from the subtree's first begin (runs_at). A
+// leaf (about a third of a treap's nodes) has no mixed threshold, and a small subtree spans few.
+// Of those, a node whose subtree kept its shape recomputes only the thresholds that some block
+// of the call crossed, between its old and new free capacity (values_changed): about 14 of
+// its 23 mixed ones on the append benchmark at 100,000; the others cannot have changed.
+// Walking: blocks_from and blocks_in O(log n) to start and O(1) amortised a block
+// (detail/treap_cursor.hpp), next_change O(log n); set_total O(n) (see there).
 //
 // Why only a sparse subset of nodes keeps them (issue 19): 32 summaries are 768 bytes, and on
 // every node they made a tree of ~850 bytes a block, 78 MB at 100,000 blocks, whose searches
