@@ -19,4 +19,6 @@
 #include "leasehold/availability/free_tree.hpp"
 #include "leasehold/availability/latest_fit.hpp"
 #include "leasehold/availability/reference.hpp"
+#include "leasehold/availability/set_total.hpp"
 #include "leasehold/availability/slotted_ring.hpp"
+#include "leasehold/availability/walk.hpp"

@@ -226,6 +226,36 @@ TEST_CASE_TEMPLATE("availability: reserve then release restores identical free_b
   }
 }
 
+// The optional members every exact backend has, or is given by walk.hpp and set_total.hpp
+// (walk_test.cpp and set_total_test.cpp test them in depth): walking from the origin is
+// free_blocks(), and a total raised and lowered again leaves the profile as it was.
+TEST_CASE_TEMPLATE("availability: walking and set_total agree with free_blocks", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  B profile(amount<B>(32));
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<int> when(0, 500), length(1, 80), units(1, 32);
+  for (int i = 0; i < 60; ++i) {
+    const T begin = static_cast<T>(when(rng));
+    const interval<T> span{begin, static_cast<T>(begin + length(rng))};
+    const auto c = amount<B>(units(rng));
+    if (fits(c, profile.min_free(span))) profile.reserve(span, c);
+  }
+  const auto before = blocks_of(profile);
+  blocks_t<B> walked;
+  for (const auto& block : leasehold::blocks_from(profile, profile.origin()))
+    walked.push_back(block);
+  CHECK(walked == before);
+  for (const auto& block : before)
+    CHECK(leasehold::next_change(profile, block.span.begin) ==
+          (block.span.end == forever<T> ? std::nullopt : std::optional<T>(block.span.end)));
+  leasehold::set_total(profile, amount<B>(40));
+  CHECK(profile.free_at(before.front().span.begin) == before.front().free + 8);
+  leasehold::set_total(profile, amount<B>(32));
+  profile.validate();
+  CHECK(blocks_of(profile) == before);
+}
+
 TEST_CASE_TEMPLATE("availability: advance_to forgets the past and cuts bookings at t", B,
                    LEASEHOLD_EXACT_SCALAR_BACKENDS) {
   using T = typename B::time_type;
