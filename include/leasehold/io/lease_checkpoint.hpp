@@ -323,7 +323,7 @@ template <class A, class P, class Q, class N>
 [[nodiscard]] std::string save_scheduler(const policy::lease::lease_scheduler<A, P, Q, N>& s) {
   json_writer w;
   write_scheduler(w, s);
-  return w.take();
+  return detail::sealed_text(w);
 }
 
 // Restores a lease_scheduler; `make(total, origin)` builds each node profile (see
@@ -338,8 +338,8 @@ template <class Scheduler, class Make = construct_profile,
     std::type_identity_t<std::optional<Prep>> prep = std::nullopt) {
   using A = typename Scheduler::table_type::node_type;
   detail::check_header(doc, "lease_scheduler");
-  doc.only_members({"format", "version", "kind", "time_type", "capacity_type", "config", "now",
-                    "table", "leases", "queue", "reserved", "events", "on_node", "finished",
+  doc.only_members({"format", "version", "checksum", "kind", "time_type", "capacity_type", "config",
+                    "now", "table", "leases", "queue", "reserved", "events", "on_node", "finished",
                     "preparation"});
   detail::check_types<typename A::time_type, typename A::capacity_type>(doc);
   const json_value* saved = doc.find("preparation");
@@ -366,7 +366,7 @@ template <class Scheduler, class Make = construct_profile,
 [[nodiscard]] Scheduler load_scheduler(
     std::string_view text, const Make& make = {},
     std::type_identity_t<std::optional<Prep>> prep = std::nullopt) {
-  return read_scheduler<Scheduler>(json_reader::parse(text), make, std::move(prep));
+  return read_scheduler<Scheduler>(detail::parse_checkpoint(text), make, std::move(prep));
 }
 
 }  // namespace leasehold::io
