@@ -197,6 +197,19 @@ void write_scheduler_state(json_writer& w, const State& state,
   }
 }
 
+// The member of `v` at `path` ("terms.per_node"), or the deepest one of it that is there.
+[[nodiscard]] inline const json_value& member_at(const json_value& v, std::string_view path) {
+  const json_value* at = &v;
+  while (!path.empty() && at->type() == json_value::kind::object) {
+    const std::size_t dot = path.find('.');
+    const json_value* next = at->find(path.substr(0, dot));
+    if (next == nullptr) break;
+    at = next;
+    path = dot == std::string_view::npos ? std::string_view{} : path.substr(dot + 1);
+  }
+  return *at;
+}
+
 // Reads the state, checking each part against the document (so that an error names where
 // it is), and builds the scheduler with import_state(), which rebuilds its indexes and
 // checks the records against the slot table.
@@ -292,6 +305,10 @@ S read_scheduler_state(const json_value& doc, const Make& make, Prep prep) {
       return S::import_state(std::move(state), std::move(prep));
     } catch (const format_error&) {
       throw;
+    } catch (const policy::lease::invalid_lease_record& e) {
+      // A record the scheduler could not have made: named by its path, down to the member.
+      const json_value& records = e.finished() ? doc.at("finished") : doc.at("leases");
+      member_at(records.as_array().at(e.index()), e.field()).fail(e.what());
     } catch (const error& e) {
       doc.fail(e.what());
     }
