@@ -235,7 +235,7 @@ TEST_CASE("checkpoint: every bit flip and truncation of a profile checkpoint is 
   CHECK(outcome.refused == 9 * good.size());
   MESSAGE(good.size(), " bytes: ", 8 * good.size(), " flips and ", good.size(), " truncations, ",
           outcome.refused_by_checksum, " refused by the checksum, ",
-          outcome.refused - outcome.refused_by_checksum, " as malformed JSON; ",
+          outcome.refused - outcome.refused_by_checksum, " otherwise (malformed, or no checksum); ",
           std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count(), " s");
 }
 

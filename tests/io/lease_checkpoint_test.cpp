@@ -347,7 +347,7 @@ TEST_CASE("lease checkpoint: every bit flip and truncation of a small checkpoint
   CHECK(outcome.refused_by_checksum > 0);
   MESSAGE(good.size(), " bytes: ", 8 * good.size(), " flips and ", good.size(), " truncations, ",
           outcome.refused_by_checksum, " refused by the checksum, ",
-          outcome.refused - outcome.refused_by_checksum, " as malformed JSON; ",
+          outcome.refused - outcome.refused_by_checksum, " otherwise (malformed, or no checksum); ",
           std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count(), " s");
 }
 
