@@ -191,6 +191,27 @@ TEST_CASE("checkpoint: bad profile checkpoints are rejected with what and where"
   }
 }
 
+// Every bit of a small profile's checkpoint flipped, and the checkpoint cut at every byte: each
+// load is refused with a leasehold::error or restores the saved profile exactly (compared by
+// saving again). The checksum makes every one of them a refusal.
+TEST_CASE("checkpoint: every bit flip and truncation of a profile checkpoint is refused") {
+  const auto began = std::chrono::steady_clock::now();
+  free_list<T, T> a(4, 100);
+  a.reserve({110, 120}, 3);
+  a.reserve({115, 140}, 1);
+  const std::string good = io::save_profile(a);
+  const auto outcome = leasehold::testing::corrupt_every_way(good, [](const std::string& text) {
+    return io::save_profile(io::load_profile<free_list<T, T>>(text));
+  });
+  CHECK(outcome.loaded_differently == 0);
+  CHECK(outcome.loaded_identically == 0);
+  CHECK(outcome.refused == 9 * good.size());
+  MESSAGE(good.size(), " bytes: ", 8 * good.size(), " flips and ", good.size(), " truncations, ",
+          outcome.refused_by_checksum, " refused by the checksum, ",
+          outcome.refused - outcome.refused_by_checksum, " otherwise (malformed, or no checksum); ",
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count(), " s");
+}
+
 TEST_CASE_TEMPLATE("checkpoint: a slot table round trip rebuilds the aggregate", A,
                    LEASEHOLD_EXACT_VECTOR_BACKENDS) {
   using C = typename A::capacity_type;
@@ -216,27 +237,6 @@ TEST_CASE_TEMPLATE("checkpoint: a slot table round trip rebuilds the aggregate",
     CHECK(leasehold::testing::refused_as_corrupt(
         error_of([&] { (void)io::load_slot_table<A>(text.substr(0, n)); })));
   }
-}
-
-// Every bit of a small profile's checkpoint flipped, and the checkpoint cut at every byte: each
-// load is refused with a leasehold::error or restores the saved profile exactly (compared by
-// saving again). The checksum makes every one of them a refusal.
-TEST_CASE("checkpoint: every bit flip and truncation of a profile checkpoint is refused") {
-  const auto began = std::chrono::steady_clock::now();
-  free_list<T, T> a(4, 100);
-  a.reserve({110, 120}, 3);
-  a.reserve({115, 140}, 1);
-  const std::string good = io::save_profile(a);
-  const auto outcome = leasehold::testing::corrupt_every_way(good, [](const std::string& text) {
-    return io::save_profile(io::load_profile<free_list<T, T>>(text));
-  });
-  CHECK(outcome.loaded_differently == 0);
-  CHECK(outcome.loaded_identically == 0);
-  CHECK(outcome.refused == 9 * good.size());
-  MESSAGE(good.size(), " bytes: ", 8 * good.size(), " flips and ", good.size(), " truncations, ",
-          outcome.refused_by_checksum, " refused by the checksum, ",
-          outcome.refused - outcome.refused_by_checksum, " otherwise (malformed, or no checksum); ",
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count(), " s");
 }
 
 }  // namespace checkpoint_test
