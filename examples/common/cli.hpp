@@ -95,8 +95,8 @@ inline void check_list_items(CLI::App& app, int argc, char** argv) {
 }
 
 // At exit: standard output flushed, and exit code 1 with an error when any write to it failed
-// (a full disk, `> /dev/full`): otherwise the tables would be lost and the
-// program would still report success. Registered once by parse().
+// (a full disk, `> /dev/full`): otherwise the tables would be lost and the program would still
+// report success. Registered once by parse().
 inline void check_standard_output_at_exit() {
   std::cout.flush();
   const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
