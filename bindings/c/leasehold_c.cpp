@@ -1,9 +1,11 @@
 // The compiled shim behind include/leasehold/c/leasehold.h. Each handle holds a std::variant
 // over the shipped backends, so a backend is chosen by name at run time while every call
-// below is the header-only template, unchanged. Every entry point runs inside guarded(),
-// which turns each leasehold::error subclass (and std::bad_alloc) into a status and copies
-// the message into the handle's fixed buffer: storing it cannot allocate, so reporting an
-// out-of-memory failure cannot itself fail.
+// below is the header-only template, unchanged. A profile handle holds bookings<A> over its
+// backend (availability/bookings.hpp), so that bookings with identity, the plan end, copies and
+// equality are the library's; the plain reserve / release are its anonymous bookings. Every entry
+// point runs inside guarded(), which turns each leasehold::error subclass (and std::bad_alloc) into
+// a status and copies the message into the handle's fixed buffer: storing it cannot allocate, so
+// reporting an out-of-memory failure cannot itself fail.
 
 #include "leasehold/c/leasehold.h"
 
@@ -18,12 +20,14 @@
 #include <variant>
 #include <vector>
 
+#include "leasehold/availability/bookings.hpp"
 #include "leasehold/availability/capacity_tree.hpp"
 #include "leasehold/availability/free_list.hpp"
 #include "leasehold/availability/free_tree.hpp"
 #include "leasehold/availability/reference.hpp"
 #include "leasehold/availability/slotted_ring.hpp"
 #include "leasehold/cluster/slot_table.hpp"
+#include "leasehold/core/detail/describe.hpp"
 #include "leasehold/core/error.hpp"
 
 namespace {
@@ -31,11 +35,19 @@ namespace {
 using time_type = std::int64_t;
 using capacity_type = std::int64_t;
 
-using profile_variant = std::variant<leasehold::free_list<time_type, capacity_type>,
-                                     leasehold::free_tree<time_type, capacity_type>,
-                                     leasehold::capacity_tree<time_type, capacity_type>,
-                                     leasehold::reference<time_type, capacity_type>,
-                                     leasehold::slotted_ring<time_type, capacity_type>>;
+template <class A>
+using ledger = leasehold::bookings<A>;
+
+// Alternative i is backend_names[i]'s profile.
+using profile_variant = std::variant<ledger<leasehold::free_list<time_type, capacity_type>>,
+                                     ledger<leasehold::free_tree<time_type, capacity_type>>,
+                                     ledger<leasehold::capacity_tree<time_type, capacity_type>>,
+                                     ledger<leasehold::reference<time_type, capacity_type>>,
+                                     ledger<leasehold::slotted_ring<time_type, capacity_type>>>;
+// leasehold_profile_assign swaps a copy in: that is the strong guarantee only if moves cannot
+// throw.
+static_assert(std::is_nothrow_move_constructible_v<profile_variant> &&
+              std::is_nothrow_move_assignable_v<profile_variant>);
 
 template <class A>
 using table_of = leasehold::cluster::slot_table<A>;
@@ -119,7 +131,7 @@ template <std::size_t I = 0>
 profile_variant make_profile_variant(std::size_t index, capacity_type total, time_type origin,
                                      const leasehold_backend_options* options) {
   if constexpr (I < std::variant_size_v<profile_variant>) {
-    using A = std::variant_alternative_t<I, profile_variant>;
+    using A = typename std::variant_alternative_t<I, profile_variant>::profile_type;
     if (index == I)
       return profile_variant(std::in_place_index<I>, make_profile<A>(total, origin, options));
     return make_profile_variant<I + 1>(index, total, origin, options);
@@ -166,20 +178,21 @@ leasehold_status copy_blocks(const A& profile, leasehold_free_block* blocks, std
 struct leasehold_profile {
   profile_variant profile;
   const char* backend;
-  char message[message_size];
+  // Written by calls that take a const handle too (copy, equal): a message is not state.
+  mutable char message[message_size];
 };
 
 struct leasehold_slot_table {
   table_variant table;
   const char* backend;
-  char message[message_size];
+  mutable char message[message_size];
 };
 
 namespace {
 
 // Checks a handle and an output pointer before anything else runs.
 template <class Handle, class... Out>
-leasehold_status check_pointers(Handle* handle, Out*... out) noexcept {
+leasehold_status check_pointers(const Handle* handle, Out*... out) noexcept {
   if (handle == nullptr) return LEASEHOLD_NULL_ARGUMENT;
   if (((out == nullptr) || ...)) {
     store_message(handle->message, "a required output pointer is null");
@@ -342,7 +355,10 @@ leasehold_status leasehold_profile_compact(leasehold_profile* profile) {
   return guarded(profile->message, [&] {
     std::visit(
         [](auto& a) {
-          if constexpr (requires { a.compact(); }) a.compact();
+          // A copy is laid out afresh (that is what the backend's compact() does too), and the
+          // assignment from it is copy-and-swap: on bad_alloc the profile is unchanged.
+          using L = std::decay_t<decltype(a)>;
+          if constexpr (requires(typename L::profile_type & raw) { raw.compact(); }) a = L(a);
         },
         profile->profile);
   });
@@ -500,6 +516,209 @@ leasehold_status leasehold_slot_table_free_blocks(leasehold_slot_table* table, s
     store_message(table->message, text);
   }
   return result;
+}
+
+}  // extern "C"
+
+// ---- Bookings with identity, copies, equality, the plan end ---------------------------------
+
+namespace {
+
+// A C amount as the profile's capacity. A scalar profile takes it as it is.
+template <class C>
+C amount_of(int64_t amount, const C& /*total*/, const char* /*call*/) {
+  return amount;
+}
+
+// The profile's capacity as one C value.
+template <class C>
+int64_t scalar_of(const C& value, const C& /*total*/, const char* /*call*/) {
+  return value;
+}
+
+template <class B>
+leasehold_booking to_c(const B& b, int64_t amount) noexcept {
+  return {b.id.value, b.span.begin, b.span.end, amount};
+}
+
+// Writes a buffer-too-small sentence when result says so; passes result on.
+leasehold_status report_size(const leasehold_profile* profile, leasehold_status result,
+                             const char* what, std::size_t count, std::size_t capacity) noexcept {
+  if (result == LEASEHOLD_BUFFER_TOO_SMALL) {
+    char text[message_size];
+    std::snprintf(text, sizeof text, "%s: %zu do not fit in a buffer of %zu", what, count,
+                  capacity);
+    store_message(profile->message, text);
+  }
+  return result;
+}
+
+// A copy of a profile's state in a new handle (the message is not copied).
+leasehold_profile* copy_of(const leasehold_profile& source) {
+  return new leasehold_profile{source.profile, source.backend, ""};
+}
+
+}  // namespace
+
+extern "C" {
+
+leasehold_status leasehold_profile_book(leasehold_profile* profile, int64_t begin, int64_t end,
+                                        int64_t amount, uint64_t* id) {
+  if (const auto s = check_pointers(profile, id); s != LEASEHOLD_OK) return s;
+  return guarded(profile->message, [&] {
+    *id = std::visit(
+        [&](auto& a) {
+          return a.book({begin, end}, amount_of(amount, a.total(), "book")).value;
+        },
+        profile->profile);
+  });
+}
+
+leasehold_status leasehold_profile_release_booking(leasehold_profile* profile, uint64_t id) {
+  if (const auto s = check_pointers(profile); s != LEASEHOLD_OK) return s;
+  return guarded(profile->message, [&] {
+    std::visit([&](auto& a) { a.release(leasehold::booking_id{id}); }, profile->profile);
+  });
+}
+
+leasehold_status leasehold_profile_shrink_booking(leasehold_profile* profile, uint64_t id,
+                                                  int64_t by, int* removed) {
+  if (const auto s = check_pointers(profile, removed); s != LEASEHOLD_OK) return s;
+  return guarded(profile->message, [&] {
+    *removed = std::visit(
+                   [&](auto& a) {
+                     return a.shrink(leasehold::booking_id{id},
+                                     amount_of(by, a.total(), "shrink_booking"));
+                   },
+                   profile->profile)
+                   ? 1
+                   : 0;
+  });
+}
+
+leasehold_status leasehold_profile_find_booking(leasehold_profile* profile, uint64_t id,
+                                                leasehold_booking* out, int* found) {
+  if (const auto s = check_pointers(profile, out, found); s != LEASEHOLD_OK) return s;
+  return guarded(profile->message, [&] {
+    std::visit(
+        [&](const auto& a) {
+          const auto* b = a.find(leasehold::booking_id{id});
+          if (b != nullptr) *out = to_c(*b, scalar_of(b->amount, a.total(), "find_booking"));
+          *found = b != nullptr ? 1 : 0;
+        },
+        profile->profile);
+  });
+}
+
+leasehold_status leasehold_profile_bookings(leasehold_profile* profile, leasehold_booking* bookings,
+                                            size_t capacity, size_t* count) {
+  if (const auto s = check_pointers(profile, count); s != LEASEHOLD_OK) return s;
+  if (bookings == nullptr && capacity != 0) {
+    store_message(profile->message, "bookings: a null buffer with a non-zero capacity");
+    return LEASEHOLD_NULL_ARGUMENT;
+  }
+  leasehold_status result = LEASEHOLD_OK;
+  const leasehold_status s = guarded(profile->message, [&] {
+    std::visit(
+        [&](const auto& a) {
+          const std::size_t n = a.size();
+          if (capacity < n) {
+            *count = n;
+            result = LEASEHOLD_BUFFER_TOO_SMALL;
+            return;
+          }
+          std::size_t i = 0;
+          for (const auto& b : a.live())
+            bookings[i++] = to_c(b, scalar_of(b.amount, a.total(), "bookings"));
+          *count = n;
+        },
+        profile->profile);
+  });
+  if (s != LEASEHOLD_OK) return s;
+  return report_size(profile, result, "bookings", *count, capacity);
+}
+
+leasehold_status leasehold_profile_booking_count(leasehold_profile* profile, size_t* count) {
+  if (const auto s = check_pointers(profile, count); s != LEASEHOLD_OK) return s;
+  *count = std::visit([](const auto& a) { return a.size(); }, profile->profile);
+  return LEASEHOLD_OK;
+}
+
+leasehold_status leasehold_profile_next_booking_id(leasehold_profile* profile, uint64_t* id) {
+  if (const auto s = check_pointers(profile, id); s != LEASEHOLD_OK) return s;
+  *id = std::visit([](const auto& a) { return a.next_id().value; }, profile->profile);
+  return LEASEHOLD_OK;
+}
+
+leasehold_status leasehold_profile_copy(const leasehold_profile* source, leasehold_profile** out) {
+  if (out == nullptr) {
+    store_message(create_message, "copy: the output handle pointer is null");
+    if (source != nullptr) store_message(source->message, create_message);
+    return LEASEHOLD_NULL_ARGUMENT;
+  }
+  *out = nullptr;
+  if (source == nullptr) {
+    store_message(create_message, "copy: the source handle is null");
+    return LEASEHOLD_NULL_ARGUMENT;
+  }
+  leasehold_profile* created = nullptr;
+  const leasehold_status s = guarded(create_message, [&] { created = copy_of(*source); });
+  if (s == LEASEHOLD_OK) {
+    create_message[0] = '\0';
+    *out = created;
+  }
+  return s;
+}
+
+leasehold_status leasehold_profile_assign(leasehold_profile* target,
+                                          const leasehold_profile* source) {
+  if (target == nullptr) return LEASEHOLD_NULL_ARGUMENT;
+  if (source == nullptr) {
+    store_message(target->message, "assign: the source handle is null");
+    return LEASEHOLD_NULL_ARGUMENT;
+  }
+  if (target == source) return LEASEHOLD_OK;
+  return guarded(target->message, [&] {
+    profile_variant copy = source->profile;  // the only step that can throw
+    target->profile.swap(copy);
+    target->backend = source->backend;
+  });
+}
+
+leasehold_status leasehold_profile_equal(const leasehold_profile* a, const leasehold_profile* b,
+                                         int* equal) {
+  if (a == nullptr) {
+    if (b != nullptr) store_message(b->message, "equal: the first handle is null");
+    return LEASEHOLD_NULL_ARGUMENT;
+  }
+  if (const auto s = check_pointers(b, equal); s != LEASEHOLD_OK) {
+    store_message(a->message, b == nullptr ? "equal: the second handle is null"
+                                           : "a required output pointer is null");
+    return s;
+  }
+  return guarded(a->message, [&] { *equal = a->profile == b->profile ? 1 : 0; });
+}
+
+leasehold_status leasehold_profile_set_plan_end(leasehold_profile* profile, int has_end,
+                                                int64_t end) {
+  if (const auto s = check_pointers(profile); s != LEASEHOLD_OK) return s;
+  return guarded(profile->message, [&] {
+    std::visit(
+        [&](auto& a) {
+          a.set_plan_end(has_end != 0 ? std::optional<time_type>(end) : std::nullopt);
+        },
+        profile->profile);
+  });
+}
+
+leasehold_status leasehold_profile_plan_end(leasehold_profile* profile, int* has_end,
+                                            int64_t* end) {
+  if (const auto s = check_pointers(profile, has_end, end); s != LEASEHOLD_OK) return s;
+  const std::optional<time_type> plan_end =
+      std::visit([](const auto& a) { return a.plan_end(); }, profile->profile);
+  *has_end = plan_end ? 1 : 0;
+  *end = plan_end.value_or(LEASEHOLD_TIME_MAX);
+  return LEASEHOLD_OK;
 }
 
 }  // extern "C"

@@ -90,7 +90,10 @@ int64_t leasehold_profile_total(const leasehold_profile* profile);
 int64_t leasehold_profile_origin(const leasehold_profile* profile);
 
 /* The earliest start s in [window_begin, window_end - duration] with `amount` free over
- * [s, s + duration). *found is 1 and *start is s, or *found is 0 when no start fits. */
+ * [s, s + duration), the window's end clamped to the plan end if one is set. *found is 1 and
+ * *start is s, or *found is 0 when no start fits, a window too short for the duration
+ * included. INVALID_REQUEST for a non-positive duration or amount, an amount above the total,
+ * or a window that ends before it begins. */
 leasehold_status leasehold_profile_earliest_fit(leasehold_profile* profile, int64_t amount,
                                                 int64_t duration, int64_t window_begin,
                                                 int64_t window_end, int* found, int64_t* start);
@@ -121,6 +124,80 @@ leasehold_status leasehold_profile_memory_usage(leasehold_profile* profile, size
  * does. On LEASEHOLD_OUT_OF_MEMORY the profile is unchanged. The other backends have no such
  * layout to renew: for them it does nothing and returns LEASEHOLD_OK. */
 leasehold_status leasehold_profile_compact(leasehold_profile* profile);
+
+/* ---- Bookings with identity ---------------------------------------------------------------
+ * A profile keeps a ledger of the bookings it made (leasehold::bookings): book returns an id,
+ * and release_booking / shrink_booking / find_booking take one. Ids count up from 1 in the order
+ * bookings are made and are never reused; 0 is never a booking. leasehold_profile_reserve and
+ * leasehold_profile_release stay as anonymous bookings (capacity held without an id; a release
+ * checked by the profile alone). leasehold_profile_advance forgets the bookings that end by the
+ * new origin. */
+
+/* One live booking: `amount` held over [begin, end). A booking made before the origin moved
+ * past its begin keeps the span it was made with (it holds capacity from the origin on). */
+typedef struct leasehold_booking {
+  uint64_t id;
+  int64_t begin;
+  int64_t end;
+  int64_t amount;
+} leasehold_booking;
+
+/* Books `amount` over [begin, end) and writes the new booking's id to *id. An amount of 0 holds
+ * nothing and still gets an id. Errors as leasehold_profile_reserve (INVALID_REQUEST for a
+ * negative amount, one above the total, a bad span or a span past the plan end;
+ * INSUFFICIENT_CAPACITY where it is not free); nothing changes and no id is used. */
+leasehold_status leasehold_profile_book(leasehold_profile* profile, int64_t begin, int64_t end,
+                                        int64_t amount, uint64_t* id);
+/* Gives back everything booking `id` holds and forgets it. INVALID_RELEASE, nothing changed,
+ * when id is not a live booking (never made, released, shrunk to nothing or forgotten by
+ * leasehold_profile_advance). */
+leasehold_status leasehold_profile_release_booking(leasehold_profile* profile, uint64_t id);
+/* Gives back `by` of booking id's amount over its whole span (a partial release). *removed is
+ * 1 when nothing was left and the booking is gone, else 0. INVALID_RELEASE for an id that is not
+ * live or a `by` below 0 or above the booking's amount; nothing changes. */
+leasehold_status leasehold_profile_shrink_booking(leasehold_profile* profile, uint64_t id,
+                                                  int64_t by, int* removed);
+/* *found is 1 and *out the booking when id is live; *found is 0 (and *out untouched) when not. */
+leasehold_status leasehold_profile_find_booking(leasehold_profile* profile, uint64_t id,
+                                                leasehold_booking* out, int* found);
+/* The live bookings in id order, with the buffer protocol of leasehold_profile_free_blocks:
+ * *count receives their number; they are copied when capacity >= *count, else
+ * BUFFER_TOO_SMALL and nothing is copied (bookings = NULL, capacity = 0 asks for the size). */
+leasehold_status leasehold_profile_bookings(leasehold_profile* profile, leasehold_booking* bookings,
+                                            size_t capacity, size_t* count);
+/* *count receives the number of live bookings. */
+leasehold_status leasehold_profile_booking_count(leasehold_profile* profile, size_t* count);
+/* *id receives the id the next leasehold_profile_book returns. */
+leasehold_status leasehold_profile_next_booking_id(leasehold_profile* profile, uint64_t* id);
+
+/* ---- Copies and equality ------------------------------------------------------------------ */
+
+/* A deep copy (backend, blocks, bookings, next id, plan end) as a new handle in *out, which
+ * the caller destroys. NULL_ARGUMENT for a null source or out; OUT_OF_MEMORY; on failure *out
+ * is NULL (when out is not) and leasehold_create_message says why. */
+leasehold_status leasehold_profile_copy(const leasehold_profile* source, leasehold_profile** out);
+/* Makes *target a deep copy of *source (its backend too). Strong: on failure (OUT_OF_MEMORY,
+ * NULL_ARGUMENT) target is unchanged. Assigning a handle to itself does nothing. */
+leasehold_status leasehold_profile_assign(leasehold_profile* target,
+                                          const leasehold_profile* source);
+/* *equal is 1 when a and b have the same backend, total, origin, blocks, live bookings, next
+ * booking id and plan end, else 0. NULL_ARGUMENT for a null pointer (the message goes to a,
+ * or to b when a is null). */
+leasehold_status leasehold_profile_equal(const leasehold_profile* a, const leasehold_profile* b,
+                                         int* equal);
+
+/* ---- The plan end -------------------------------------------------------------------------
+ * A horizon no booking and no search may cross (a planner's base time plus its duration):
+ * book and reserve refuse spans that end after it, and leasehold_profile_earliest_fit only
+ * answers starts whose span ends by it (its window's end is clamped to the plan end). None by
+ * default. */
+
+/* has_end 0 removes the plan end; else it becomes `end`. INVALID_REQUEST, nothing changed, when
+ * end is not after the origin or a live booking ends after it. */
+leasehold_status leasehold_profile_set_plan_end(leasehold_profile* profile, int has_end,
+                                                int64_t end);
+/* *has_end is 1 and *end the plan end, or *has_end is 0 and *end LEASEHOLD_TIME_MAX. */
+leasehold_status leasehold_profile_plan_end(leasehold_profile* profile, int* has_end, int64_t* end);
 
 /* ---- Slot table ---------------------------------------------------------------------- */
 
