@@ -23,13 +23,15 @@
 #include "leasehold/availability/free_tree.hpp"
 #include "leasehold/availability/reference.hpp"
 #include "leasehold/availability/slotted_ring.hpp"
+#include "leasehold/availability/walk.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/version.hpp"
 
 namespace py = pybind11;
 
-void bind_leases(py::module_& m);      // leases.cpp
-void bind_slot_table(py::module_& m);  // slot_table.cpp
+void bind_leases(py::module_& m);         // leases.cpp
+void bind_slot_table(py::module_& m);     // slot_table.cpp
+void bind_multi_profile(py::module_& m);  // multi_profile.cpp
 
 namespace {
 
@@ -169,6 +171,28 @@ void bind_common(py::class_<A>& cls) {
           "answers starts whose span ends by it, and a window too short for the duration\n"
           "answers None. Setting it raises InvalidRequest, changing nothing, when a live\n"
           "booking ends after it or it is not after the origin.")
+      .def(
+          "next_change", [](const A& a, time_type t) { return leasehold::next_change(a, t); },
+          py::arg("t"),
+          "The first time after t at which the free capacity differs from free_at(t) (the end\n"
+          "of the block in force at t), or None when it never does.")
+      .def(
+          "blocks_in",
+          [](const A& a, time_type begin, time_type end) {
+            py::list blocks;
+            for (const auto& b : leasehold::blocks_in(a, {begin, end}))
+              blocks.append(py::make_tuple(b.span.begin, b.span.end, to_python(b.free)));
+            return blocks;
+          },
+          py::arg("begin"), py::arg("end"),
+          "The maximal blocks (begin, end, free) that meet [begin, end), clipped to it, walked\n"
+          "in place (O(log n + k) on free_list, free_tree and reference).")
+      .def(
+          "set_total", [](A& a, const in& total) { a.set_total(from_python(total)); },
+          py::arg("total"),
+          "Changes the total: what is booked at every time stays, bookings included. Raises\n"
+          "InsufficientCapacity, naming the earliest time, when more than `total` is booked\n"
+          "somewhere; nothing changes then.")
       .def("__copy__", [](const A& a) { return A(a); })
       .def(
           "__deepcopy__", [](const A& a, py::dict) { return A(a); }, py::arg("memo"))
@@ -257,6 +281,7 @@ PYBIND11_MODULE(_leasehold, m) {
   bind_ring<leasehold::slotted_ring<time_type, vector4>>(
       m, "slotted_ring4", "slotted_ring over resources<4, int64>: capacities are 4-tuples.");
 
+  bind_multi_profile(m);
   bind_slot_table(m);
   bind_leases(m);
 }

@@ -23,6 +23,9 @@ extern "C" {
 #define LEASEHOLD_TIME_MIN INT64_MIN
 #define LEASEHOLD_TIME_MAX INT64_MAX
 
+/* The most resources a profile made by leasehold_profile_create_multi holds. */
+#define LEASEHOLD_MAX_RESOURCES 8
+
 typedef enum leasehold_status {
   LEASEHOLD_OK = 0,
   /* A malformed call: non-positive duration or amount, amount above the total, a reversed or
@@ -68,6 +71,12 @@ typedef struct leasehold_free_block {
   int64_t free;
 } leasehold_free_block;
 
+/* A span of time [begin, end): the blocks of the _v calls, whose free values are apart. */
+typedef struct leasehold_span {
+  int64_t begin;
+  int64_t end;
+} leasehold_span;
+
 /* ---- Availability profile ------------------------------------------------------------ */
 
 typedef struct leasehold_profile leasehold_profile;
@@ -85,7 +94,9 @@ const char* leasehold_profile_message(const leasehold_profile* profile);
 /* The backend name the profile was created with. */
 const char* leasehold_profile_backend(const leasehold_profile* profile);
 
-/* Plain accessors: the handle must not be NULL (they have no status to report one). */
+/* Plain accessors: the handle must not be NULL (they have no status to report one).
+ * leasehold_profile_total answers -1 for a profile of several resources (see
+ * leasehold_profile_total_v). */
 int64_t leasehold_profile_total(const leasehold_profile* profile);
 int64_t leasehold_profile_origin(const leasehold_profile* profile);
 
@@ -198,6 +209,108 @@ leasehold_status leasehold_profile_set_plan_end(leasehold_profile* profile, int 
                                                 int64_t end);
 /* *has_end is 1 and *end the plan end, or *has_end is 0 and *end LEASEHOLD_TIME_MAX. */
 leasehold_status leasehold_profile_plan_end(leasehold_profile* profile, int* has_end, int64_t* end);
+
+/* ---- Walking the profile and changing its total --------------------------------------------- */
+
+/* The first time after t at which the free capacity differs from that at t (the end of the
+ * block in force at t): *found is 1 and *next that time, or *found is 0 when it never changes
+ * (on slotted_ring: before the horizon's end). INVALID_REQUEST for t before the origin;
+ * OUT_OF_HORIZON for t at or past a ring's horizon. */
+leasehold_status leasehold_profile_next_change(leasehold_profile* profile, int64_t t, int* found,
+                                               int64_t* next);
+/* The maximal blocks that meet [begin, end), in time order, clipped to it, with the buffer
+ * protocol of leasehold_profile_free_blocks. O(log n + k) for k blocks on free_list, free_tree
+ * and reference, which walk in place; capacity_tree and slotted_ring have no such walk and copy
+ * their blocks (O(n)). INVALID_REQUEST for a reversed or empty span or one beginning before the
+ * origin; OUT_OF_HORIZON for an end past a ring's horizon. */
+leasehold_status leasehold_profile_blocks_in(leasehold_profile* profile, int64_t begin, int64_t end,
+                                             leasehold_free_block* blocks, size_t capacity,
+                                             size_t* count);
+/* Changes the total to `total`: the amount booked at every time stays, so every free value
+ * moves by the difference (bookings kept). INSUFFICIENT_CAPACITY, nothing changed, when more
+ * than `total` is booked somewhere (the message names the earliest such time);
+ * INVALID_REQUEST for a total that is not positive. */
+leasehold_status leasehold_profile_set_total(leasehold_profile* profile, int64_t total);
+
+/* ---- Several named resources ---------------------------------------------------------------
+ * A profile of `count` resources (cores, memory, GPUs, licences) whose names are chosen at run
+ * time: every amount is a vector of one value per resource, booked and searched component by
+ * component (a reservation fits where every resource has room). It is the same handle as a
+ * scalar profile and takes every call above; the calls that take or give one int64_t amount
+ * answer INVALID_REQUEST on a profile of more than one resource (the message names the _v call
+ * to use). The _v calls take the same arguments with an amount as an array of n values, in
+ * the order of the names, where n must be the profile's resource count (INVALID_REQUEST naming
+ * both counts if not; NULL_ARGUMENT for a null array); on a scalar profile they take n = 1.
+ * Every other error is the scalar call's, a value too large in any one resource included. */
+
+/* A profile of `count` resources (1..LEASEHOLD_MAX_RESOURCES) named names[0..count) with
+ * totals[0..count) units each, all free from origin on. backend: free_list, free_tree,
+ * reference or slotted_ring (capacity_tree holds one scalar resource: INVALID_REQUEST).
+ * INVALID_REQUEST for a count out of range, an empty name or one given twice (the message
+ * names it), or totals negative in any resource or zero in all; NULL_ARGUMENT for a null
+ * array or name; UNKNOWN_BACKEND. On failure *out is NULL and leasehold_create_message says
+ * why. */
+leasehold_status leasehold_profile_create_multi(const char* backend, size_t count,
+                                                const char* const* names, const int64_t* totals,
+                                                int64_t origin,
+                                                const leasehold_backend_options* options,
+                                                leasehold_profile** out);
+/* Plain accessors, the handle must not be NULL: the number of resources (1 for a scalar
+ * profile), and the name of resource i ("" for a scalar profile's one resource; NULL for i out
+ * of range or a NULL handle). The name lives as long as the profile. */
+size_t leasehold_profile_resource_count(const leasehold_profile* profile);
+const char* leasehold_profile_resource_name(const leasehold_profile* profile, size_t i);
+/* *index receives the position of the resource called `name`. INVALID_REQUEST for a name the
+ * profile does not have (every name, on a scalar profile). */
+leasehold_status leasehold_profile_resource_index(leasehold_profile* profile, const char* name,
+                                                  size_t* index);
+
+/* total[0..n) receives the total of each resource. */
+leasehold_status leasehold_profile_total_v(leasehold_profile* profile, int64_t* total, size_t n);
+/* As leasehold_profile_set_total, every resource at once (all or nothing). */
+leasehold_status leasehold_profile_set_total_v(leasehold_profile* profile, const int64_t* total,
+                                               size_t n);
+/* As leasehold_profile_earliest_fit: the earliest start with amount[r] free in every resource r
+ * over [s, s + duration). */
+leasehold_status leasehold_profile_earliest_fit_v(leasehold_profile* profile, const int64_t* amount,
+                                                  size_t n, int64_t duration, int64_t window_begin,
+                                                  int64_t window_end, int* found, int64_t* start);
+/* As leasehold_profile_reserve / _release: an anonymous booking of amount[0..n). */
+leasehold_status leasehold_profile_reserve_v(leasehold_profile* profile, int64_t begin, int64_t end,
+                                             const int64_t* amount, size_t n);
+leasehold_status leasehold_profile_release_v(leasehold_profile* profile, int64_t begin, int64_t end,
+                                             const int64_t* amount, size_t n);
+/* As leasehold_profile_book: a booking of amount[0..n) (all zero allowed). */
+leasehold_status leasehold_profile_book_v(leasehold_profile* profile, int64_t begin, int64_t end,
+                                          const int64_t* amount, size_t n, uint64_t* id);
+/* As leasehold_profile_shrink_booking: by[r] of each resource r (each between 0 and the
+ * booking's amount of it, else INVALID_RELEASE); *removed is 1 when nothing is left. */
+leasehold_status leasehold_profile_shrink_booking_v(leasehold_profile* profile, uint64_t id,
+                                                    const int64_t* by, size_t n, int* removed);
+/* free[0..n) receives the free capacity of each resource at t / the least over [begin, end). */
+leasehold_status leasehold_profile_free_at_v(leasehold_profile* profile, int64_t t, int64_t* free,
+                                             size_t n);
+leasehold_status leasehold_profile_min_free_v(leasehold_profile* profile, int64_t begin,
+                                              int64_t end, int64_t* free, size_t n);
+/* As leasehold_profile_find_booking, with the booking's amount in amount[0..n) (out->amount is
+ * the first resource's). */
+leasehold_status leasehold_profile_find_booking_v(leasehold_profile* profile, uint64_t id,
+                                                  leasehold_booking* out, int64_t* amount, size_t n,
+                                                  int* found);
+/* As leasehold_profile_bookings: booking i in bookings[i] and its amount in
+ * amounts[i * n .. i * n + n) (amounts holds capacity * n values; bookings[i].amount is the
+ * first resource's). */
+leasehold_status leasehold_profile_bookings_v(leasehold_profile* profile,
+                                              leasehold_booking* bookings, int64_t* amounts,
+                                              size_t n, size_t capacity, size_t* count);
+/* As leasehold_profile_free_blocks / _blocks_in: block i's span in spans[i] and its free
+ * capacity in free[i * n .. i * n + n) (free holds capacity * n values). */
+leasehold_status leasehold_profile_free_blocks_v(leasehold_profile* profile, leasehold_span* spans,
+                                                 int64_t* free, size_t n, size_t capacity,
+                                                 size_t* count);
+leasehold_status leasehold_profile_blocks_in_v(leasehold_profile* profile, int64_t begin,
+                                               int64_t end, leasehold_span* spans, int64_t* free,
+                                               size_t n, size_t capacity, size_t* count);
 
 /* ---- Slot table ---------------------------------------------------------------------- */
 
