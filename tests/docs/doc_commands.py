@@ -96,6 +96,9 @@ SKIPS = [
                "slurm.haizea_sweep"},
     {"pattern": r"^(LEASEHOLD_UPDATE_EXPECTED=1 )?ctest\b",
      "reason": "runs tests of this same suite (ctest runs them itself)"},
+    {"pattern": r"^cc scheduler\.c \$\(pkg-config --cflags --libs leasehold_c\)",
+     "reason": "builds a C scheduler of the reader's against an installed prefix; the test "
+               "package.pkg_config_c installs one and builds a consumer exactly so"},
     {"pattern": r"^git diff\b",
      "reason": "shows the working tree's changes; nothing to run against a build"},
 ]
