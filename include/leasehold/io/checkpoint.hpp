@@ -9,6 +9,8 @@
 //    restored profile has the same free_blocks(), so it answers every query identically.
 //  - save_slot_table / load_slot_table do the same for cluster::slot_table<A>; the aggregate
 //    profile is not stored (it is the sum over nodes) but rebuilt.
+//  - Every checkpoint carries a CRC-32C of its text (checkpoint_checksum.hpp), which the load
+//    functions check before they parse anything; read_* take a parsed document and cannot.
 //  - Reading is strict: wrong format, version, kind or types, a missing or unknown member, a
 //    profile that is not a maximal block list from the origin, or one the target backend
 //    cannot hold exactly (a slotted_ring's slots and horizon) is a format_error naming what

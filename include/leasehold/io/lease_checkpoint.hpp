@@ -12,9 +12,11 @@
 // and node choice (code), and any other preparation step, which the caller passes in restored
 // (images_predeployed has no state).
 //
-// load_scheduler is strict like load_profile, and it also checks the restored state against
-// itself (validate(): every booking matches the slot table; queue and states agree; events
-// and reservations name booked leases) before returning it.
+// load_scheduler is strict like load_profile (the checksum first), and it also checks the
+// restored state against itself before returning it: every record as the scheduler would have
+// made it (import_state, policy/lease/detail/lease_checks.hpp; a record at fault is named by
+// its path, down to the member), then validate() (every booking matches the slot table; queue
+// and states agree; events and reservations name booked leases).
 
 #include <cstddef>
 #include <cstdint>
