@@ -186,8 +186,9 @@ class lwf_reader {
     const auto text = attribute(element, element_name, name);
     const auto seconds = parse_time(text);
     if (!seconds)
-      fail("<" + element_name + " " + name + "=\"" + leasehold::detail::escape(text) +
-           "\">: not a time HH:MM:SS[.ss]");
+      fail(leasehold::detail::describe("<", element_name, " ", name, "=\"",
+                                       leasehold::detail::escape(text),
+                                       "\">: not a time HH:MM:SS[.ss]"));
     return *seconds;
   }
 
@@ -236,8 +237,7 @@ class lwf_reader {
     where_ = leasehold::detail::describe("<lease-request> #", index);
     lwf_lease lease;
     lease.arrival = time_attribute(element, "lease-request", "arrival");
-    where_ += " (arrival " +
-              leasehold::detail::escape(attribute(element, "lease-request", "arrival")) + ")";
+    where_ += " (arrival " + attribute(element, "lease-request", "arrival") + ")";
     if (const auto real = element.get_child_optional("realduration"))
       lease.real_duration = time_attribute(*real, "realduration", "time");
     const auto body = element.get_child_optional("lease");
@@ -250,8 +250,9 @@ class lwf_reader {
     else if (preemptible == "false" || preemptible == "False")
       lease.preemptible = false;
     else
-      fail("<lease preemptible=\"" + leasehold::detail::escape(preemptible) +
-           "\">: expected true or false");
+      fail(leasehold::detail::describe("<lease preemptible=\"",
+                                       leasehold::detail::escape(preemptible),
+                                       "\">: expected true or false"));
     lease.nodes = node_sets(*body);
     const auto start = body->get_child_optional("start");
     if (!start) fail("<lease> lacks <start> (empty for best-effort)");
