@@ -29,8 +29,7 @@ flux::ledger make_ledger(count total, tick base_time, tick plan_end) {
 
 }  // namespace
 
-planner_t::planner_t(tick base_time, tick plan_end, count resource_total,
-                     std::string resource_type)
+planner_t::planner_t(tick base_time, tick plan_end, count resource_total, std::string resource_type)
     : total(resource_total),
       type(std::move(resource_type)),
       start(base_time),
@@ -85,10 +84,10 @@ std::optional<tick> planner_t::earliest_during(tick from, std::uint64_t duration
     return std::nullopt;
   if (!plan || from < start || amount <= 0) return from;
   if (amount > total) return std::nullopt;
-  return plan->earliest_fit(leasehold::request<tick, count>{
-      .amount = amount,
-      .duration = static_cast<tick>(duration),
-      .window = {from, leasehold::forever<tick>}});
+  return plan->earliest_fit(
+      leasehold::request<tick, count>{.amount = amount,
+                                      .duration = static_cast<tick>(duration),
+                                      .window = {from, leasehold::forever<tick>}});
 }
 
 void planner_t::add_edges(tick begin, tick finish) {
@@ -107,7 +106,8 @@ bool operator==(const planner_t& a, const planner_t& b) {
   if (a.total != b.total || a.type != b.type || a.start != b.start || a.end != b.end ||
       a.iter_set != b.iter_set || a.plan.has_value() != b.plan.has_value() || a.edges != b.edges)
     return false;
-  if (a.cursor != b.cursor || (a.cursor == flux::cursor_kind::after && a.last_answer != b.last_answer))
+  if (a.cursor != b.cursor ||
+      (a.cursor == flux::cursor_kind::after && a.last_answer != b.last_answer))
     return false;
   if (a.iter_set && !(a.request == b.request)) return false;
   return !a.plan || *a.plan == *b.plan;
@@ -232,8 +232,10 @@ planner_t* planner_copy(planner_t* p) {
 
 void planner_assign(planner_t* lhs, planner_t* rhs) {
   if (!lhs || !rhs) return;
+  const std::uint64_t version = lhs->version;
   try {
     *lhs = *rhs;
+    lhs->version = version + 1;
   } catch (const std::bad_alloc&) {
     errno = ENOMEM;
   }
@@ -243,6 +245,7 @@ int planner_reset(planner_t* ctx, int64_t base_time, uint64_t duration) {
   if (!ctx || duration < 1) return fail(EINVAL);
   try {
     ctx->reinitialise(base_time, flux::wrapped_end(base_time, duration));
+    ++ctx->version;
   } catch (const std::bad_alloc&) {
     return fail(ENOMEM);
   } catch (const std::exception&) {
@@ -315,12 +318,16 @@ int64_t planner_avail_resources_at(planner_t* ctx, int64_t at) {
 
 int64_t planner_add_span(planner_t* ctx, int64_t start_time, uint64_t duration, uint64_t request) {
   if (!ctx) return fail(EINVAL);
+  // Flux checks that the request is free over the span (else EINVAL), then the span's bounds
+  // (EINVAL) and a negative amount (ERANGE). An amount above the total is never free, and a
+  // negative one always is; what is left to check of the capacity the booking itself refuses
+  // (insufficient_capacity, below), with the same errno.
   const auto amount = static_cast<count>(request);
-  if (avail_during_errno(*ctx, start_time, duration, amount) != 0) return fail(EINVAL);
+  if (flux::wrapped_end(start_time, duration) > ctx->end) return fail(EINVAL);
   if (start_time < ctx->start || duration < 1 ||
-      flux::wrapped_end(start_time, duration - 1) > ctx->end)
+      flux::wrapped_end(start_time, duration - 1) > ctx->end || amount > ctx->total)
     return fail(EINVAL);
-  if (amount > ctx->total || amount < 0) return fail(ERANGE);
+  if (amount < 0) return fail(ERANGE);
   if (!ctx->plan || duration > int64_max) return fail(EINVAL);
   const tick finish = flux::wrapped_end(start_time, duration);
   try {
@@ -328,6 +335,7 @@ int64_t planner_add_span(planner_t* ctx, int64_t start_time, uint64_t duration, 
     ctx->edges[finish];
     const leasehold::booking_id id = ctx->plan->book({start_time, finish}, amount);
     ctx->add_edges(start_time, finish);
+    ++ctx->version;
     ctx->iter_set = false;
     ctx->restart_iteration();
     return static_cast<int64_t>(id.value);
@@ -349,6 +357,7 @@ int planner_rem_span(planner_t* ctx, int64_t span_id) {
   const leasehold::interval<tick> edges = span->span;
   ctx->plan->release(span->id);  // a live id: cannot throw
   ctx->remove_edges(edges.begin, edges.end);
+  ++ctx->version;
   ctx->iter_set = false;
   ctx->restart_iteration();
   return 0;
@@ -366,6 +375,7 @@ int planner_reduce_span(planner_t* ctx, int64_t span_id, int64_t to_remove, bool
   if (to_remove == 0) return 0;
   if (to_remove < 0 || to_remove > span->amount) return fail(EINVAL);
   ctx->plan->shrink(span->id, to_remove);  // less than the amount: the span stays
+  ++ctx->version;
   ctx->restart_iteration();
   return 0;
 }
@@ -447,6 +457,7 @@ int planner_update_total(planner_t* ctx, uint64_t resource_total) {
     }
   }
   ctx->total = total;
+  ++ctx->version;
   return 0;
 }
 

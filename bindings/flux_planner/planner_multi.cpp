@@ -16,13 +16,65 @@
 #include <string_view>
 #include <unordered_set>
 #include <utility>
+#include <variant>
 #include <vector>
+
+#include <leasehold/core/capacity.hpp>
 
 #include "planner_state.hpp"
 
 namespace flux = leasehold::flux;
 using flux::count;
 using flux::tick;
+
+namespace {
+
+// Every type's free capacity as one vector profile, so that the joint search is one
+// earliest_fit over all types instead of a walk that jumps from type to type. It is derived
+// from the per-type ledgers (which stay the record of the spans): the multi-planner's own calls
+// keep it current, and any other change to a type's planner (through planner_multi_planner_at)
+// makes it stale, to be rebuilt at the next search. One unit beyond each type's total is held
+// over the whole time line, as in the per-type profiles.
+template <std::size_t N>
+struct joint_profile {
+  using capacity = leasehold::resources<N, count>;
+  // 16 thresholds a component: without them a search after removals walks the holes they
+  // leave block by block.
+  leasehold::free_tree<tick, capacity, 16> profile;
+
+  explicit joint_profile(std::span<const planner_t* const> planners)
+      : profile(totals(planners), planners[0]->start) {
+    capacity pad;
+    pad.values.fill(1);
+    profile.reserve({planners[0]->start, leasehold::forever<tick>}, pad);
+    for (std::size_t j = 0; j < N; ++j)
+      for (const auto& span : planners[j]->plan->live())
+        if (span.amount > 0) profile.reserve(span.span, component(j, span.amount));
+  }
+  static capacity totals(std::span<const planner_t* const> planners) {
+    capacity result;
+    for (std::size_t j = 0; j < N; ++j) result[j] = planners[j]->total + 1;
+    return result;
+  }
+  static capacity component(std::size_t j, count amount) {
+    capacity result{};
+    result[j] = amount;
+    return result;
+  }
+};
+
+// The sizes with a joint profile; other multi-planners search type by type.
+using joint_variant =
+    std::variant<std::monostate, joint_profile<2>, joint_profile<3>, joint_profile<4>>;
+
+template <std::size_t... N>
+joint_variant make_joint(std::span<const planner_t* const> planners, std::index_sequence<N...>) {
+  joint_variant result;
+  (void)((planners.size() == N + 2 ? (result.emplace<N + 1>(planners), true) : false) || ...);
+  return result;
+}
+
+}  // namespace
 
 struct planner_multi_t {
   struct resource {
@@ -43,6 +95,10 @@ struct planner_multi_t {
   std::map<std::uint64_t, std::vector<std::int64_t>> spans;
   std::uint64_t span_counter = 0;
   std::optional<std::uint64_t> span_cursor;
+  // The joint profile and the planners and versions it was built from.
+  joint_variant joint;
+  std::vector<const planner_t*> joint_planners;
+  std::vector<std::uint64_t> joint_versions;
 
   planner_multi_t() = default;
   planner_multi_t(const planner_multi_t& other)
@@ -67,6 +123,7 @@ struct planner_multi_t {
       std::swap(spans, copy.spans);
       span_counter = copy.span_counter;
       span_cursor.reset();
+      joint = std::monostate{};
     }
     return *this;
   }
@@ -76,6 +133,67 @@ struct planner_multi_t {
 
   [[nodiscard]] std::size_t size() const noexcept { return resources.size(); }
   [[nodiscard]] planner_t* at(std::size_t i) const { return resources[i].planner.get(); }
+  // The joint profile is worth having for 2 to 4 types sharing their bounds.
+  [[nodiscard]] bool joint_applies() const noexcept {
+    if (size() < 2 || size() > 4) return false;
+    for (const resource& r : resources)
+      if (!r.planner->plan || r.planner->start != at(0)->start || r.planner->end != at(0)->end)
+        return false;
+    return true;
+  }
+  [[nodiscard]] bool joint_current() const noexcept {
+    if (std::holds_alternative<std::monostate>(joint) || joint_planners.size() != size())
+      return false;
+    for (std::size_t i = 0; i < size(); ++i)
+      if (joint_planners[i] != at(i) || joint_versions[i] != at(i)->version) return false;
+    return true;
+  }
+  void joint_synced() {
+    for (std::size_t i = 0; i < size(); ++i) joint_versions[i] = at(i)->version;
+  }
+  // The joint profile, current, or nullptr where none applies.
+  joint_variant* current_joint() {
+    if (!joint_applies()) return nullptr;
+    if (joint_current()) return &joint;
+    try {
+      joint = std::monostate{};
+      std::vector<const planner_t*> planners;
+      for (const resource& r : resources) planners.push_back(r.planner.get());
+      joint = make_joint(planners, std::make_index_sequence<3>{});
+      joint_planners = std::move(planners);
+      joint_versions.assign(size(), 0);
+      joint_synced();
+      return &joint;
+    } catch (const std::exception&) {
+      joint = std::monostate{};
+      return nullptr;  // the search goes type by type
+    }
+  }
+  // Books (sign 1) or releases (sign -1) a multi-type span's amounts in a current joint
+  // profile, else leaves the profile to be rebuilt.
+  void joint_apply(bool was_current, tick begin, tick end, const std::vector<count>& amounts,
+                   int sign) {
+    if (!was_current) return;
+    try {
+      std::visit(
+          [&](auto& jp) {
+            if constexpr (!std::is_same_v<std::decay_t<decltype(jp)>, std::monostate>) {
+              typename std::decay_t<decltype(jp)>::capacity a{};
+              for (std::size_t j = 0; j < a.size(); ++j) a[j] = amounts[j];
+              if (leasehold::is_zero(a)) return;
+              if (sign > 0)
+                jp.profile.reserve({begin, end}, a);
+              else
+                jp.profile.release({begin, end}, a);
+            }
+          },
+          joint);
+      joint_synced();
+    } catch (const std::exception&) {
+      joint = std::monostate{};
+    }
+  }
+
   [[nodiscard]] std::size_t index_of(std::string_view type) const {
     const auto found = std::find_if(resources.begin(), resources.end(),
                                     [&](const resource& r) { return r.type == type; });
@@ -92,11 +210,13 @@ int fail(int error) {
   return -1;
 }
 
-// The joint requests of types 1..n-1, or nullopt when one asks more than its planner's total:
-// planner_avail_during refuses that (ERANGE) at every time, so nothing can fit.
+// The joint requests of types 1..n-1, or nullopt when planner_avail_during would refuse them
+// at every time: a duration of 0 (after a refused planner_multi_avail_time_first), or an amount
+// above the planner's total.
 std::optional<std::vector<flux::joint_request>> joint_requests(const planner_multi_t& m,
                                                                std::uint64_t duration,
                                                                auto&& amount_of) {
+  if (duration < 1 && m.size() > 1) return std::nullopt;  // planner_avail_during refuses it
   std::vector<flux::joint_request> others;
   others.reserve(m.size());
   for (std::size_t i = 1; i < m.size(); ++i) {
@@ -107,13 +227,74 @@ std::optional<std::vector<flux::joint_request>> joint_requests(const planner_mul
   return others;
 }
 
-int64_t search(planner_t& lead, std::optional<std::vector<flux::joint_request>> others) {
+// The earliest point of `lead` at or after `from` where the joint profile fits every amount.
+std::optional<tick> joint_point_fit(const planner_t& lead, const joint_variant& joint, tick from,
+                                    std::uint64_t duration, const flux::joint_request* others,
+                                    std::size_t other_count, count lead_amount) {
+  return std::visit(
+      [&](const auto& jp) -> std::optional<tick> {
+        if constexpr (std::is_same_v<std::decay_t<decltype(jp)>, std::monostate>) {
+          return std::nullopt;
+        } else {
+          typename std::decay_t<decltype(jp)>::capacity amount{};
+          amount[0] = std::max<count>(lead_amount, 0);
+          for (std::size_t j = 0; j < other_count; ++j)
+            amount[j + 1] = std::max<count>(others[j].amount, 0);
+          for (;;) {
+            if (from >= lead.end ||
+                duration > static_cast<std::uint64_t>(lead.end) - static_cast<std::uint64_t>(from))
+              return std::nullopt;
+            const std::optional<tick> fit =
+                jp.profile.earliest_fit({amount, static_cast<tick>(duration), {from, lead.end}});
+            if (!fit) return std::nullopt;
+            const std::optional<tick> point = lead.point_at_or_after(*fit);
+            if (!point) return std::nullopt;
+            if (*point == *fit) return fit;
+            from = *point;
+          }
+        }
+      },
+      joint);
+}
+
+int64_t search(planner_multi_t& m, planner_t& lead,
+               std::optional<std::vector<flux::joint_request>> others) {
   if (!others) {
     lead.cursor = flux::cursor_kind::exhausted;
     return fail(ENOENT);
   }
-  const std::optional<tick> found = flux::next_point_fit(lead, *others);
-  return found ? *found : fail(ENOENT);
+  // The joint profile answers when every type asks for the lead's duration and some amount.
+  bool any = lead.request.amount > 0;
+  bool same_duration = true;
+  for (const flux::joint_request& r : *others) {
+    any = any || r.amount > 0;
+    same_duration = same_duration && r.duration == lead.request.duration;
+  }
+  joint_variant* joint = any && same_duration ? m.current_joint() : nullptr;
+  if (!joint) {
+    const std::optional<tick> found = flux::next_point_fit(lead, *others);
+    return found ? *found : fail(ENOENT);
+  }
+  tick from = lead.request.on_or_after;
+  switch (lead.cursor) {
+    case flux::cursor_kind::exhausted:
+      return fail(ENOENT);
+    case flux::cursor_kind::after:
+      from = lead.last_answer + 1;
+      break;
+    case flux::cursor_kind::restart:
+      break;
+  }
+  const std::optional<tick> found =
+      joint_point_fit(lead, *joint, from, lead.request.duration, others->data(), others->size(),
+                      lead.request.amount);
+  if (!found) {
+    lead.cursor = flux::cursor_kind::exhausted;
+    return fail(ENOENT);
+  }
+  lead.cursor = flux::cursor_kind::after;
+  lead.last_answer = *found;
+  return *found;
 }
 
 }  // namespace
@@ -133,7 +314,8 @@ planner_multi_t* planner_multi_new(int64_t base_time, uint64_t duration,
     for (size_t i = 0; i < len; ++i) {
       planner_t* p = planner_new(base_time, duration, resource_totals[i], resource_types[i]);
       if (!p) return nullptr;
-      m->resources.push_back({resource_types[i], resource_totals[i], std::unique_ptr<planner_t>(p)});
+      m->resources.push_back(
+          {resource_types[i], resource_totals[i], std::unique_ptr<planner_t>(p)});
       m->counts[resource_types[i]] = 0;
     }
     return m.release();
@@ -235,9 +417,8 @@ planner_t* planner_multi_planner_at(planner_multi_t* ctx, unsigned int i) {
   return ctx->at(i);
 }
 
-int64_t planner_multi_avail_time_first(planner_multi_t* ctx, int64_t on_or_after,
-                                       uint64_t duration, const uint64_t* resource_requests,
-                                       size_t len) {
+int64_t planner_multi_avail_time_first(planner_multi_t* ctx, int64_t on_or_after, uint64_t duration,
+                                       const uint64_t* resource_requests, size_t len) {
   if (!ctx || !resource_requests || ctx->size() < 1 || ctx->size() != len) return fail(EINVAL);
   ctx->on_or_after = on_or_after;
   ctx->duration = duration;
@@ -251,8 +432,9 @@ int64_t planner_multi_avail_time_first(planner_multi_t* ctx, int64_t on_or_after
   lead.iter_set = true;
   lead.request = {.on_or_after = on_or_after, .duration = duration, .amount = amount};
   lead.restart_iteration();
-  return search(lead, joint_requests(*ctx, duration,
-                                     [&](std::size_t i) { return resource_requests[i]; }));
+  return search(*ctx, lead, joint_requests(*ctx, duration, [&](std::size_t i) {
+    return resource_requests[i];
+  }));
 }
 
 int64_t planner_multi_avail_time_next(planner_multi_t* ctx) {
@@ -260,10 +442,10 @@ int64_t planner_multi_avail_time_next(planner_multi_t* ctx) {
   planner_t& lead = *ctx->at(0);
   if (!lead.iter_set) return fail(EINVAL);
   if (lead.request.amount > lead.total) return fail(ERANGE);
-  return search(lead, joint_requests(*ctx, ctx->duration, [&](std::size_t i) {
-                  const auto found = ctx->counts.find(ctx->resources[i].type);
-                  return found == ctx->counts.end() ? std::uint64_t{0} : found->second;
-                }));
+  return search(*ctx, lead, joint_requests(*ctx, ctx->duration, [&](std::size_t i) {
+    const auto found = ctx->counts.find(ctx->resources[i].type);
+    return found == ctx->counts.end() ? std::uint64_t{0} : found->second;
+  }));
 }
 
 int64_t planner_multi_avail_resources_at(planner_multi_t* ctx, int64_t at, unsigned int i) {
@@ -290,9 +472,8 @@ int planner_multi_avail_during(planner_multi_t* ctx, int64_t at, uint64_t durati
   return 0;
 }
 
-int planner_multi_avail_resources_array_during(planner_multi_t* ctx, int64_t at,
-                                               uint64_t duration, int64_t* resource_counts,
-                                               size_t len) {
+int planner_multi_avail_resources_array_during(planner_multi_t* ctx, int64_t at, uint64_t duration,
+                                               int64_t* resource_counts, size_t len) {
   if (!ctx || !resource_counts || ctx->size() < 1 || ctx->size() != len) return fail(EINVAL);
   for (std::size_t i = 0; i < len; ++i) {
     const int64_t free = planner_avail_resources_during(ctx->at(i), at, duration);
@@ -314,6 +495,7 @@ int64_t planner_multi_add_span(planner_multi_t* ctx, int64_t start_time, uint64_
     return fail(ENOMEM);
   }
   ++ctx->span_counter;
+  const bool was_current = ctx->joint_current();
   std::vector<std::int64_t>& ids = ctx->spans[id];
   for (std::size_t i = 0; i < len; ++i) {
     // A type that refuses leaves the earlier types' spans in place, as Flux does.
@@ -324,6 +506,11 @@ int64_t planner_multi_add_span(planner_multi_t* ctx, int64_t start_time, uint64_
     }
     ids.push_back(span);
   }
+  if (was_current) {
+    std::vector<count> amounts(len);
+    for (std::size_t i = 0; i < len; ++i) amounts[i] = static_cast<count>(resource_requests[i]);
+    ctx->joint_apply(true, start_time, flux::wrapped_end(start_time, duration), amounts, 1);
+  }
   return static_cast<int64_t>(id);
 }
 
@@ -331,15 +518,30 @@ int planner_multi_rem_span(planner_multi_t* ctx, int64_t span_id) {
   if (!ctx || span_id < 0) return fail(EINVAL);
   const auto found = ctx->spans.find(static_cast<std::uint64_t>(span_id));
   if (found == ctx->spans.end()) return fail(ENOENT);
-  for (std::size_t i = 0; i < found->second.size(); ++i)
-    if (found->second[i] != -1 && planner_rem_span(ctx->at(i), found->second[i]) == -1) return -1;
+  // The joint profile gives back what the per-type spans held, when they share one span (after
+  // a reset of the planners, old ids may name spans made since, as in Flux).
+  bool was_current = ctx->joint_current();
+  std::vector<count> amounts(ctx->size(), 0);
+  std::optional<leasehold::interval<tick>> held;
+  for (std::size_t i = 0; i < found->second.size(); ++i) {
+    const std::int64_t span = found->second[i];
+    if (span == -1) continue;
+    if (i >= ctx->size()) return fail(EINVAL);  // a type dropped by planner_multi_update
+    const tick begin = planner_span_start_time(ctx->at(i), span);
+    const leasehold::interval<tick> here{begin, begin + planner_span_duration(ctx->at(i), span)};
+    if (held && !(*held == here)) was_current = false;
+    held = here;
+    amounts[i] = std::max<count>(planner_span_resource_count(ctx->at(i), span), 0);
+    if (planner_rem_span(ctx->at(i), span) == -1) return -1;
+  }
+  const auto [begin, end] = held.value_or(leasehold::interval<tick>{0, 0});
   ctx->spans.erase(found);
+  ctx->joint_apply(was_current, begin, end, amounts, -1);
   return 0;
 }
 
-int planner_multi_reduce_span(planner_multi_t* ctx, int64_t span_id,
-                              const uint64_t* reduced_totals, const char** resource_types,
-                              size_t len, bool& removed) {
+int planner_multi_reduce_span(planner_multi_t* ctx, int64_t span_id, const uint64_t* reduced_totals,
+                              const char** resource_types, size_t len, bool& removed) {
   removed = false;
   if (!ctx || span_id < 0 || !reduced_totals || !resource_types) return fail(EINVAL);
   const auto found = ctx->spans.find(static_cast<std::uint64_t>(span_id));
@@ -460,9 +662,9 @@ int planner_multi_update(planner_multi_t* ctx, const uint64_t* resource_totals,
           const std::size_t target = current < i ? i - 1 : i;
           auto moved = std::move(ctx->resources[current]);
           ctx->resources.erase(ctx->resources.begin() + static_cast<std::ptrdiff_t>(current));
-          ctx->resources.insert(ctx->resources.begin() + static_cast<std::ptrdiff_t>(
-                                                             std::min(target, ctx->size())),
-                                std::move(moved));
+          ctx->resources.insert(
+              ctx->resources.begin() + static_cast<std::ptrdiff_t>(std::min(target, ctx->size())),
+              std::move(moved));
         }
         const std::size_t now = ctx->index_of(resource_types[i]);
         if (planner_update_total(ctx->at(now), resource_totals[i]) != 0) return fail(EINVAL);

@@ -63,6 +63,9 @@ struct planner_t {
   tick last_answer = 0;
   // The span planner_span_first / planner_span_next answered last (0: none).
   std::uint64_t span_cursor = 0;
+  // Counts the changes to the spans, bounds and total: a multi-planner's joint profile is built
+  // from its planners' ledgers and is current while none of them has changed behind its back.
+  std::uint64_t version = 0;
 
   planner_t() = default;
   planner_t(tick base_time, tick plan_end, count resource_total, std::string resource_type);
