@@ -5,15 +5,24 @@
 //                          every window from 0 to forever (the planner's worst case: the
 //                          search starts at the origin and the profile only grows); also
 //                          free_tree's threshold variants (free_tree_16, free_tree_0), N =
-//                          1,000,000, and resources<4> of {128, 128, 128, 128} (the *_vec4 rows)
+//                          1,000,000, and resources<4> of {128, 128, 128, 128} (the *_vec4 rows,
+//                          and *_dyn4 for dynamic_resources<units, 8> with four components)
 //   append_build/<backend>/<N>   one pass from an empty profile to N append reservations
 //   churn/<backend>/<N>    an online steady state of about N live reservations: time advances,
 //                          the past is dropped with advance_to, jobs that end early release
 //                          the rest of their booking, arrivals book inside a window; also
-//                          resources<4> of 3 N units each (the *_vec4 rows)
+//                          resources<4> of 3 N units each (the *_vec4 rows), and the same
+//                          four components as a dynamic_resources<units, 8> (the *_dyn4 rows)
 //   earliest_fit/<backend>/<N>   the search alone on the append profile at N, with windows
 //                          that begin anywhere in the booked time line (nothing is booked)
 //   free_at/<backend>/<N>, min_free/<backend>/<N>   queries at N live reservations
+//   walk/<backend>/<N>     the next walk_length blocks from a random time of the append
+//                          profile at N, through leasehold::blocks_from (a lazy view for the
+//                          backends that model walkable_availability, a copy of free_blocks()
+//                          for the others); items/s = blocks visited per second
+//   walk_copy/<backend>/<N>   the same walk found in a copy of free_blocks(), as a caller
+//                          without blocks_from does it: the baseline of the walk rows
+//   next_change/<backend>/<N>   leasehold::next_change at random times of that profile
 //
 // Each backend is ONE line in register_all() at the bottom. A backend is described by a
 // factory (`unbounded<B>` for the exact backends, `slotted<Slots>` for the ring) that builds
@@ -169,6 +178,7 @@ const std::vector<append_request<C>>& append_pool_requests() {
     std::vector<append_request<C>> result(count);
     for (append_request<C>& r : result) {
       if constexpr (leasehold::vector_capacity<C>) {
+        r.amount = append_total_of<C>();  // four components, for dynamic_resources too
         for (auto& component : r.amount) component = amount(random);
       } else {
         r.amount = amount(random);
@@ -446,6 +456,93 @@ void bm_min_free(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
 
+// ---- walking the profile ----------------------------------------------------------------
+
+void register_sizes(const std::string& family, const std::string& name,
+                    void (*bm)(benchmark::State&), std::initializer_list<std::int64_t> sizes);
+
+// How many blocks a walk visits: "the next few candidate times" of a scheduler.
+constexpr std::size_t walk_length = 16;
+
+// Random times in the booked part of the append profile at N (and the block count there).
+template <class Factory>
+const append_snapshot<typename Factory::type>* walk_state(benchmark::State& state,
+                                                          std::vector<tick>& times,
+                                                          std::uint64_t seed) {
+  const auto live = static_cast<std::size_t>(state.range(0));
+  const auto& snapshot = append_state<Factory>(live);
+  if (snapshot.live < live) {
+    state.SkipWithError("the ring's horizon cannot hold N of these reservations");
+    return nullptr;
+  }
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<tick> at(0, snapshot.extent - 1);
+  times.resize(query_count);
+  for (tick& t : times) t = at(random);
+  state.counters["blocks"] = static_cast<double>(snapshot.profile.block_count());
+  return &snapshot;
+}
+
+template <class Factory>
+void bm_walk(benchmark::State& state) {
+  std::vector<tick> times;
+  const auto* snapshot = walk_state<Factory>(state, times, 10);
+  if (snapshot == nullptr) return;
+  std::size_t i = 0;
+  std::size_t visited = 0;
+  for (auto _ : state) {
+    std::size_t k = 0;
+    for (const auto& block : leasehold::blocks_from(snapshot->profile, times[i])) {
+      benchmark::DoNotOptimize(block);
+      if (++k == walk_length) break;
+    }
+    visited += k;
+    i = (i + 1) & (query_count - 1);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(visited));
+}
+
+template <class Factory>
+void bm_walk_copy(benchmark::State& state) {
+  std::vector<tick> times;
+  const auto* snapshot = walk_state<Factory>(state, times, 10);
+  if (snapshot == nullptr) return;
+  std::size_t i = 0;
+  std::size_t visited = 0;
+  for (auto _ : state) {
+    const auto blocks = snapshot->profile.free_blocks();
+    auto it = std::ranges::upper_bound(blocks, times[i], {},
+                                       [](const auto& block) { return block.span.begin; });
+    std::size_t k = 0;
+    for (--it; it != blocks.end() && k < walk_length; ++it, ++k) benchmark::DoNotOptimize(*it);
+    visited += k;
+    i = (i + 1) & (query_count - 1);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(visited));
+}
+
+template <class Factory>
+void bm_next_change(benchmark::State& state) {
+  std::vector<tick> times;
+  const auto* snapshot = walk_state<Factory>(state, times, 11);
+  if (snapshot == nullptr) return;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(leasehold::next_change(snapshot->profile, times[i]));
+    i = (i + 1) & (query_count - 1);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+
+// The walk rows of one backend at the given sizes; `with_copy` adds its walk_copy baseline.
+template <class Factory>
+void register_walk(const std::string& name, std::initializer_list<std::int64_t> sizes,
+                   bool with_copy) {
+  register_sizes("walk", name, bm_walk<Factory>, sizes);
+  if (with_copy) register_sizes("walk_copy", name, bm_walk_copy<Factory>, sizes);
+  register_sizes("next_change", name, bm_next_change<Factory>, sizes);
+}
+
 // ---- churn ----------------------------------------------------------------------------------
 
 // One arrival of the online workload, drawn once outside the timer and replayed cyclically.
@@ -687,6 +784,9 @@ void register_append_build(const std::string& name, std::initializer_list<std::i
 }
 
 using vector4 = leasehold::resources<4, units>;
+// The same four components, counted at run time, in room for eight.
+using dynamic4 = leasehold::dynamic_resources<units, 8>;
+using dynamic4_in_4 = leasehold::dynamic_resources<units, 4>;
 
 const bool registered = [] {
   register_backend<unbounded<leasehold::reference<tick, units>>>("reference", 10'000);
@@ -725,6 +825,25 @@ const bool registered = [] {
   // resources<4> churn: every component of an amount uniform in [1, 128], 3 N units each.
   register_churn<unbounded<leasehold::free_tree<tick, vector4>>>("free_tree_vec4", {1'000, 10'000});
   register_churn<unbounded<leasehold::free_list<tick, vector4>>>("free_list_vec4", {1'000, 10'000});
+  // dynamic_resources<units, 8> with four live components, beside the vec4 rows: what a count
+  // chosen at run time costs over one fixed at compile time.
+  register_append<unbounded<leasehold::free_tree<tick, dynamic4>>>("free_tree_dyn4", {10'000});
+  register_append<unbounded<leasehold::free_list<tick, dynamic4>>>("free_list_dyn4", {10'000});
+  register_churn<unbounded<leasehold::free_tree<tick, dynamic4>>>("free_tree_dyn4",
+                                                                  {1'000, 10'000});
+  register_churn<unbounded<leasehold::free_list<tick, dynamic4>>>("free_list_dyn4",
+                                                                  {1'000, 10'000});
+  // With room for only four components: a node holds as many bytes as with resources<4>.
+  register_append<unbounded<leasehold::free_tree<tick, dynamic4_in_4>>>("free_tree_dyn4_max4",
+                                                                        {10'000});
+  register_churn<unbounded<leasehold::free_tree<tick, dynamic4_in_4>>>("free_tree_dyn4_max4",
+                                                                       {1'000, 10'000});
+  // Walking from a time: the views of free_list and free_tree against a copy of free_blocks();
+  // capacity_tree has no members, so its rows are walk.hpp's fallback (the copy).
+  register_walk<unbounded<leasehold::reference<tick, units>>>("reference", {10'000}, false);
+  register_walk<unbounded<leasehold::free_list<tick, units>>>("free_list", {10'000, 100'000}, true);
+  register_walk<unbounded<leasehold::free_tree<tick, units>>>("free_tree", {10'000, 100'000}, true);
+  register_walk<unbounded<leasehold::capacity_tree<tick, units>>>("capacity_tree", {10'000}, false);
   return true;
 }();
 

@@ -226,6 +226,36 @@ TEST_CASE_TEMPLATE("availability: reserve then release restores identical free_b
   }
 }
 
+// The optional members every exact backend has, or is given by walk.hpp and set_total.hpp
+// (walk_test.cpp and set_total_test.cpp test them in depth): walking from the origin is
+// free_blocks(), and a total raised and lowered again leaves the profile as it was.
+TEST_CASE_TEMPLATE("availability: walking and set_total agree with free_blocks", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  B profile(amount<B>(32));
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<int> when(0, 500), length(1, 80), units(1, 32);
+  for (int i = 0; i < 60; ++i) {
+    const T begin = static_cast<T>(when(rng));
+    const interval<T> span{begin, static_cast<T>(begin + length(rng))};
+    const auto c = amount<B>(units(rng));
+    if (fits(c, profile.min_free(span))) profile.reserve(span, c);
+  }
+  const auto before = blocks_of(profile);
+  blocks_t<B> walked;
+  for (const auto& block : leasehold::blocks_from(profile, profile.origin()))
+    walked.push_back(block);
+  CHECK(walked == before);
+  for (const auto& block : before)
+    CHECK(leasehold::next_change(profile, block.span.begin) ==
+          (block.span.end == forever<T> ? std::nullopt : std::optional<T>(block.span.end)));
+  leasehold::set_total(profile, amount<B>(40));
+  CHECK(profile.free_at(before.front().span.begin) == before.front().free + 8);
+  leasehold::set_total(profile, amount<B>(32));
+  profile.validate();
+  CHECK(blocks_of(profile) == before);
+}
+
 TEST_CASE_TEMPLATE("availability: advance_to forgets the past and cuts bookings at t", B,
                    LEASEHOLD_EXACT_SCALAR_BACKENDS) {
   using T = typename B::time_type;
@@ -310,34 +340,6 @@ TEST_CASE_TEMPLATE("availability: randomised differential test against reference
 // nothing is rounded and only the horizon differs, so the ring must agree exactly.
 namespace {
 
-template <class T, class C>
-void round_to_slots(leasehold::testing::differential_config<T, C>& config, T dt,
-                    std::size_t slots) {
-  const auto down = [dt](T t) {
-    T remainder = static_cast<T>(t % dt);
-    if (remainder < 0) remainder = static_cast<T>(remainder + dt);
-    return static_cast<T>(t - remainder);
-  };
-  const auto up = [dt, down](T t) { return down(t) == t ? t : static_cast<T>(down(t) + dt); };
-  const T book_ahead = static_cast<T>(static_cast<T>(slots) * dt);
-  config.round_span = [down, up](interval<T> span) {
-    return interval<T>{down(span.begin), up(span.end)};
-  };
-  config.round_request = [down, up, dt, book_ahead](const request<T, C>& r,
-                                                    T origin) -> std::optional<request<T, C>> {
-    const T first = up(std::max(r.window.begin, origin));
-    const T end = std::min(r.window.end, static_cast<T>(origin + book_ahead));
-    if (end - r.duration < first) return std::nullopt;
-    const T last = down(static_cast<T>(end - r.duration));
-    if (last < first) return std::nullopt;
-    const T rounded = up(r.duration);
-    return request<T, C>{r.amount, rounded, {first, static_cast<T>(last + rounded)}};
-  };
-  // Every random span must lie inside the horizon; the ring's out_of_horizon answers are
-  // checked deliberately in the bad-call step of the differential test.
-  REQUIRE(config.time_span + config.max_duration + dt <= book_ahead);
-}
-
 template <class C>
 C draw_scalar(std::mt19937_64& rng) {
   std::uniform_int_distribution<int> pick(0, 9), small(1, 16), any(1, 64);
@@ -363,7 +365,7 @@ std::size_t run_slotted(std::uint64_t seed, std::size_t ops, C total, T dt, T or
   }
   const std::size_t slots =
       static_cast<std::size_t>((config.time_span + config.max_duration + dt) / dt + 3);
-  round_to_slots(config, dt, slots);
+  leasehold::testing::round_to_slots(config, dt, slots);
   return leasehold::testing::run_differential(seed, ops,
                                               slotted_ring<T, C>(total, dt, slots, origin),
                                               reference<T, C>(total, origin), config);

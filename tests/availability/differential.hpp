@@ -52,6 +52,37 @@ struct differential_config {
       [](const request<T, C>& r, T) { return std::optional<request<T, C>>(r); };
 };
 
+// slotted_ring rounds to slots, so it is compared with reference fed the same rounded inputs
+// (DESIGN.md, semantics 5): spans rounded outward to whole slots, requests turned into the
+// slot-aligned request the ring answers, the window clamped to the ring's horizon of `slots`
+// slots of width dt. With dt = 1 nothing is rounded and only the horizon differs.
+template <class T, class C>
+void round_to_slots(differential_config<T, C>& config, T dt, std::size_t slots) {
+  const auto down = [dt](T t) {
+    T remainder = static_cast<T>(t % dt);
+    if (remainder < 0) remainder = static_cast<T>(remainder + dt);
+    return static_cast<T>(t - remainder);
+  };
+  const auto up = [dt, down](T t) { return down(t) == t ? t : static_cast<T>(down(t) + dt); };
+  const T book_ahead = static_cast<T>(static_cast<T>(slots) * dt);
+  config.round_span = [down, up](interval<T> span) {
+    return interval<T>{down(span.begin), up(span.end)};
+  };
+  config.round_request = [down, up, book_ahead](const request<T, C>& r,
+                                                T origin) -> std::optional<request<T, C>> {
+    const T first = up(std::max(r.window.begin, origin));
+    const T end = std::min(r.window.end, static_cast<T>(origin + book_ahead));
+    if (end - r.duration < first) return std::nullopt;
+    const T last = down(static_cast<T>(end - r.duration));
+    if (last < first) return std::nullopt;
+    const T rounded = up(r.duration);
+    return request<T, C>{r.amount, rounded, {first, static_cast<T>(last + rounded)}};
+  };
+  // Every random span must lie inside the horizon; the ring's out_of_horizon answers are
+  // checked deliberately in the bad-call step of the differential test.
+  REQUIRE(config.time_span + config.max_duration + dt <= book_ahead);
+}
+
 template <class Backend, class Oracle>
 std::size_t run_differential(std::uint64_t seed, std::size_t operations, Backend backend,
                              Oracle oracle,

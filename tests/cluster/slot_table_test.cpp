@@ -268,4 +268,82 @@ TEST_CASE_TEMPLATE("slot_table: random gangs agree with a brute-force oracle", A
   }
 }
 
+// The same table over dynamic_resources, the count chosen at run time: the hand-computed
+// answers of the vector case above, a wrong-count per-node amount refused, and random gangs of
+// two-component amounts against the brute-force oracle.
+using dynamic_list = free_list<std::int64_t, dynamic_resources<>>;
+using dynamic_tree = free_tree<std::int64_t, dynamic_resources<>>;
+
+TEST_CASE_TEMPLATE("slot_table: dynamic_resources fit per component", A, dynamic_list,
+                   dynamic_tree) {
+  using T = typename A::time_type;
+  using dyn = dynamic_resources<>;
+  cluster::slot_table<A> table(3, dyn{1, 1024, 40960, 10});
+  using request = typename cluster::slot_table<A>::request_type;
+  CHECK(table.total() == dyn{3, 3072, 122880, 30});
+  table.reserve({{0, 500}, dyn{0, 0, 40000, 0}, {0}});
+  table.reserve({{0, 200}, dyn{1, 512, 0, 0}, {1}});
+  const dyn vm{1, 1024, 2048, 0};
+  auto p = table.earliest_fit(request{2, vm, 100});
+  REQUIRE(p);
+  CHECK(p->span == interval<T>{200, 300});
+  CHECK(p->nodes == std::vector<std::size_t>{1, 2});
+  CHECK(table.earliest_fit_by_scan(request{2, vm, 100}) == p);
+  CHECK(table.free_until(0, 0, vm, 10000) == 0);
+  CHECK(table.free_until(1, 200, vm, 1000) == 1000);
+  const auto before = snapshot(table);
+  CHECK_THROWS_WITH_AS((void)table.earliest_fit(request{1, dyn{1, 1}, 10}),
+                       doctest::Contains("has 2 components, the total {1, 1024, 40960, 10} has 4"),
+                       invalid_request);
+  CHECK_THROWS_AS(table.reserve({{0, 10}, dyn{1, 1}, {2}}), invalid_request);
+  CHECK_THROWS_AS((void)table.nodes_free({0, 10}, dyn{1, 1, 1}), invalid_request);
+  CHECK(snapshot(table) == before);
+  table.validate();
+}
+
+TEST_CASE_TEMPLATE("slot_table: random dynamic_resources gangs agree with a brute-force oracle", A,
+                   dynamic_list, dynamic_tree) {
+  using T = typename A::time_type;
+  using dyn = dynamic_resources<>;
+  using table_type = cluster::slot_table<A>;
+  const std::size_t operations = leasehold::testing::random_ops_per_seed(300);
+  for (std::uint64_t seed : {11u, 12u}) {
+    std::mt19937_64 rng(seed);
+    auto uniform = [&rng](auto low, auto high) {
+      return std::uniform_int_distribution<decltype(low)>(low, high)(rng);
+    };
+    table_type table(5, dyn{3, 4});
+    std::vector<typename table_type::placement_type> live;
+    for (std::size_t op = 0; op < operations; ++op) {
+      CAPTURE(seed);
+      CAPTURE(op);
+      const int kind = uniform(0, 9);
+      if (kind < 5) {
+        dyn amount{uniform(std::int64_t{0}, std::int64_t{3}),
+                   uniform(std::int64_t{0}, std::int64_t{4})};
+        if (is_zero(amount)) amount[1] = 1;
+        typename table_type::request_type r{uniform(std::size_t{1}, std::size_t{5}), amount,
+                                            static_cast<T>(uniform(1, 60))};
+        const auto p = table.earliest_fit(r);
+        const auto expected = brute_force_start(table, r);
+        REQUIRE(p.has_value() == expected.has_value());
+        if (!p) continue;
+        CHECK(p->start() == *expected);
+        table.reserve(*p);
+        live.push_back(*p);
+      } else if (kind < 8 && !live.empty()) {
+        const std::size_t i = uniform(std::size_t{0}, live.size() - 1);
+        auto p = live[i];
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+        if (p.span.end <= table.origin()) continue;
+        p.span.begin = std::max(p.span.begin, table.origin());
+        table.release(p);
+      } else if (kind == 8) {
+        table.advance_to(static_cast<T>(table.origin() + uniform(0, 20)));
+      }
+      table.validate();
+    }
+  }
+}
+
 }  // namespace slot_table_test

@@ -1,10 +1,10 @@
 // Allocation-failure sweep over every availability backend (scalar and vector capacities where
 // the backend allows them): a seeded random sequence of reserve / release / advance_to /
-// colliding reserve / copy, each call run with its k-th allocation failing for every k until
-// it succeeds. After every failed attempt the profile must be exactly as before (same
-// free_blocks(), origin and block_count(), validate() passes); at the end the backend must
-// still agree with reference on every block. Const queries run under the same sweep: a failed
-// earliest_fit must not leak or change anything either.
+// colliding reserve / copy / set_total, each call run with its k-th allocation failing for
+// every k until it succeeds. After every failed attempt the profile must be exactly as before
+// (same free_blocks(), origin, block_count() and total(), validate() passes); at the end the
+// backend must still agree with reference on every block. Const queries run under the same
+// sweep: a failed earliest_fit or walk must not leak or change anything either.
 
 #include <cstdint>
 #include <optional>
@@ -27,14 +27,16 @@ struct snapshot {
   std::vector<typename A::block_type> blocks;
   typename A::time_type origin;
   std::size_t count;
+  typename A::capacity_type total;
 
-  explicit snapshot(const A& a) : origin(a.origin()), count(a.block_count()) {
+  explicit snapshot(const A& a) : origin(a.origin()), count(a.block_count()), total(a.total()) {
     for (const auto& b : a.free_blocks()) blocks.push_back(b);
   }
   void check_same(const A& a) const {
     a.validate();
     CHECK(a.origin() == origin);
     CHECK(a.block_count() == count);
+    CHECK(a.total() == total);
     std::vector<typename A::block_type> now;
     for (const auto& b : a.free_blocks()) now.push_back(b);
     CHECK(now == blocks);
@@ -155,6 +157,22 @@ void sweep_backend(Make make, std::uint64_t seed, std::size_t operations, std::i
             (void)a.min_free({a.origin(), static_cast<T>(a.origin() + 50 * step)});
           },
           failures);
+      // A walk from the origin (walk.hpp's copy where the backend has no view) leaks nothing.
+      swept(
+          a,
+          [&] {
+            for (const auto& block : leasehold::blocks_from(a, a.origin())) (void)block;
+          },
+          failures);
+      // The total raised and lowered back: capacity_tree's growth allocates its new top block,
+      // and a failed attempt must leave the profile and its total as they were.
+      const C grown = static_cast<C>(total + total);
+      REQUIRE(swept(
+          a, [&] { a.set_total(grown); }, failures));
+      REQUIRE(a.total() == grown);
+      REQUIRE(swept(
+          a, [&] { a.set_total(total); }, failures));
+      REQUIRE(a.total() == total);
     }
   }
   // The profile is still the reference's (up to a fixed horizon).

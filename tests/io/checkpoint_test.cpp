@@ -214,4 +214,28 @@ TEST_CASE_TEMPLATE("checkpoint: a slot table round trip rebuilds the aggregate",
   }
 }
 
+TEST_CASE("checkpoint: a dynamic_resources profile restores, its counts checked") {
+  using C = dynamic_resources<>;
+  const free_tree<T, C> saved = random_profile(free_tree<T, C>(C{4, 4096, 20, 8}, T{0}), 9);
+  const std::string text = io::save_profile(saved);
+  CHECK(text.find("\"capacity_type\": \"dynamic_resources<int64,8>\"") != std::string::npos);
+  check_same_answers(saved, io::load_profile<free_list<T, C>>(text), 10);
+  check_same_answers(saved, io::load_profile<reference<T, C>>(text), 11);
+  CHECK(io::save_profile(io::load_profile<free_list<T, C>>(text)) == text);
+
+  free_list<T, C> small(C{4, 8}, 0);
+  small.reserve({10, 20}, C{1, 2});
+  const std::string good = io::save_profile(small);
+  auto load = [](const std::string& bad) {
+    return [bad] { (void)io::load_profile<free_list<T, C>>(bad); };
+  };
+  CHECK(error_of(load(replaced(good, "[3, 6]", "[3, 6, 0]"))) ==
+        "at $.blocks[1][1]: free capacity of 3 components, the total has 2");
+  CHECK(error_of(load(replaced(good, "\"total\": [4, 8]", "\"total\": []"))) ==
+        "at $.total: 0 components, expected 1 to 8");
+  CHECK(error_of([&] {
+          (void)io::load_profile<free_list<T, leasehold::testing::vector4>>(good);
+        }).ends_with("expected resources<4,int64>"));
+}
+
 }  // namespace checkpoint_test

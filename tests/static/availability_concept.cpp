@@ -111,4 +111,57 @@ static_assert(measured_availability<free_list<>> && measured_availability<free_t
               measured_availability<slotted_ring<>>);
 static_assert(std::same_as<free_block_of<free_list<int, int>>, free_block<int, int>>);
 
+// Walking in place: free_list, free_tree, reference and slotted_ring have the members;
+// capacity_tree is walked by walk.hpp's free functions from free_blocks().
+static_assert(walkable_availability<free_list<>> && walkable_availability<free_list<int, int>> &&
+              walkable_availability<free_list<std::int64_t, resources<4, std::int64_t>>>);
+static_assert(walkable_availability<free_tree<>> && walkable_availability<free_tree<int, int>> &&
+              walkable_availability<free_tree<std::int64_t, resources<4, std::int64_t>>> &&
+              walkable_availability<free_tree<std::int64_t, std::int64_t, 0>>);
+static_assert(walkable_availability<reference<>> &&
+              walkable_availability<reference<std::int32_t, resources<2, int>>>);
+static_assert(walkable_availability<slotted_ring<>> &&
+              walkable_availability<slotted_ring<std::int64_t, resources<4, std::int64_t>>>);
+static_assert(!walkable_availability<capacity_tree<>>);
+static_assert(!walkable_availability<int>);
+// The views are lazy, multi-pass and borrowed (their iterators point into the profile).
+static_assert(std::ranges::view<decltype(std::declval<const free_tree<>&>().blocks_from(0))>);
+static_assert(
+    std::ranges::borrowed_range<decltype(std::declval<const free_list<>&>().blocks_in({0, 1}))>);
+static_assert(std::same_as<std::ranges::range_value_t<
+                               decltype(blocks_from(std::declval<const capacity_tree<>&>(), 0))>,
+                           free_block<std::int64_t, std::int64_t>>);
+
+// A walk whose range yields something other than free_block<T, C> does not count: here the
+// blocks of another capacity type.
+struct walks_other_blocks : answers_yes_or_no {
+  std::optional<std::int64_t> earliest_fit(const request<std::int64_t, int>&) const;
+  std::vector<free_block<std::int64_t, long>> blocks_from(std::int64_t) const;
+  std::vector<free_block<std::int64_t, long>> blocks_in(interval<std::int64_t>) const;
+  std::optional<std::int64_t> next_change(std::int64_t) const;
+};
+static_assert(availability<walks_other_blocks> && !walkable_availability<walks_other_blocks>);
+
+// A misspelt member opts into nothing: leasehold::next_change falls back on free_blocks().
+struct misspells_next_change : answers_yes_or_no {
+  std::optional<std::int64_t> earliest_fit(const request<std::int64_t, int>&) const;
+  std::vector<free_block<std::int64_t, int>> blocks_from(std::int64_t) const;
+  std::vector<free_block<std::int64_t, int>> blocks_in(interval<std::int64_t>) const;
+  std::optional<std::int64_t> next_changes(std::int64_t) const;
+};
+static_assert(availability<misspells_next_change> && !walkable_availability<misspells_next_change>);
+
+// Changing the total: every shipped backend, for every capacity it takes.
+static_assert(resizable_availability<free_list<>> &&
+              resizable_availability<free_list<std::int64_t, resources<4, std::int64_t>>>);
+static_assert(resizable_availability<free_tree<>> && resizable_availability<free_tree<int, int>> &&
+              resizable_availability<free_tree<std::int64_t, resources<4, std::int64_t>>>);
+static_assert(resizable_availability<capacity_tree<>> &&
+              resizable_availability<capacity_tree<std::int64_t, unsigned>>);
+static_assert(resizable_availability<slotted_ring<>> &&
+              resizable_availability<slotted_ring<std::int64_t, resources<4, std::int64_t>>>);
+static_assert(resizable_availability<reference<>> &&
+              resizable_availability<reference<std::int32_t, resources<2, int>>>);
+static_assert(!resizable_availability<answers_yes_or_no> && !resizable_availability<int>);
+
 }  // namespace

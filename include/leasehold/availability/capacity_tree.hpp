@@ -27,6 +27,7 @@
 //    lie wholly inside the span move as one piece: their gains are relative, so they need no
 //    change at all.
 //  - advance_to: O(h log n + dropped nodes).
+//  - set_total: see there; it changes only the top of the hierarchy.
 // Node memory comes from a pool (detail::node_pool), as in free_list.
 
 #include <algorithm>
@@ -42,6 +43,7 @@
 
 #include "leasehold/availability/detail/node_pool.hpp"
 #include "leasehold/availability/detail/profile_types.hpp"
+#include "leasehold/availability/detail/resize.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 
@@ -257,6 +259,47 @@ class capacity_tree : public detail::profile_types<T, C> {
           return false;
         });
     return blocks;
+  }
+
+  // Changes the capacity of the resource, keeping what is booked at every time
+  // (resizable_availability). Only the top of the hierarchy changes, since gains are relative
+  // to the parent: every free capacity moves by new_total - total(), which is the gain of the
+  // top-level blocks. Growing: a single top-level block spanning everything gains the
+  // difference; otherwise the root's floors (nothing free) rise, so a new block over
+  // [origin, forever) takes the old top level as its children (the one allocation, made
+  // first). Shrinking (checked first: O(h log n + floors before the earliest overbooked one)):
+  // every point then has at least the difference free, so one block spans everything, and it
+  // loses the difference, dissolving into its children if nothing is left of it. O(h log n)
+  // besides the check and the O(m log n) move of the m top-level blocks.
+  void set_total(C new_total) {
+    detail::check_new_total(new_total);
+    if (new_total < total_) {
+      const C short_by = static_cast<C>(total_ - new_total);
+      const located_point over = first_point(
+          {origin(), forever<T>}, [short_by](C free) { return free < short_by; },
+          [short_by](C inside) { return !(inside < short_by); });
+      if (over.found)
+        detail::throw_overbooked(over.at, static_cast<C>(total_ - over.free), new_total);
+      node* top = &*root_->children.begin();  // spans [origin, forever): see above
+      top->gain = static_cast<C>(top->gain - short_by);
+      if (is_zero(top->gain)) {
+        root_->children.erase(root_->children.iterator_to(*top));
+        move_children(top, root_);
+        pool_.destroy(top);
+      }
+    } else if (total_ < new_total) {
+      const C grown_by = static_cast<C>(new_total - total_);
+      auto& top_level = root_->children;
+      if (top_level.size() == 1 && top_level.begin()->begin == origin() &&
+          top_level.begin()->end == forever<T>) {
+        top_level.begin()->gain = static_cast<C>(top_level.begin()->gain + grown_by);
+      } else {
+        node* top = pool_.create(origin(), forever<T>, grown_by, root_);  // may throw: first
+        move_children(root_, top);
+        top_level.insert_unique(*top);
+      }
+    }
+    total_ = new_total;
   }
 
   // One block of the hierarchy as hierarchy() lists it.
@@ -829,8 +872,8 @@ inline constexpr bool always_false = false;
 }  // namespace detail
 
 // A capacity_tree over a vector capacity names a type with no members, so that asking
-// availability<capacity_tree<T, resources<N, V>>> is simply false; building one fails with the
-// reason.
+// availability<capacity_tree<T, resources<N, V>>> (or dynamic_resources) is simply false;
+// building one fails with the reason.
 template <time_value T, capacity_value C>
 requires(!scalar_capacity<C>) class capacity_tree<T, C> {
  public:
@@ -838,8 +881,9 @@ requires(!scalar_capacity<C>) class capacity_tree<T, C> {
   explicit capacity_tree(Args&&...) {
     static_assert(detail::always_false<Args...>,
                   "capacity_tree<T, C> needs a scalar capacity C: its blocks nest by how much is "
-                  "free, which needs capacities ordered on one axis, and a resources<N, V> vector "
-                  "is not (use free_list, free_tree or slotted_ring for vector capacities)");
+                  "free, which needs capacities ordered on one axis, and a vector (resources<N, "
+                  "V> or dynamic_resources<V, MaxN>) is not (use free_list, free_tree or "
+                  "slotted_ring for vector capacities)");
   }
 };
 

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "leasehold/core/capacity.hpp"
+#include "leasehold/core/free_block.hpp"
 #include "leasehold/core/request.hpp"
 #include "leasehold/core/time.hpp"
 
@@ -110,6 +111,51 @@ concept bounded_availability = availability<A> && requires(const A& a) {
 template <class A>
 concept measured_availability = availability<A> && requires(const A& a) {
   { a.memory_usage() } -> std::convertible_to<std::size_t>;
+};
+
+// walkable_availability: the profile can be read from a time on, in place, without the copy
+// free_blocks() makes:
+//  - blocks_from(t): the maximal free blocks from t onwards in time order, the first clipped to
+//    begin at t, the last ending at forever (at the horizon's end for a bounded backend);
+//  - blocks_in(span): the same clipped to span (the first begins at span.begin, the last ends
+//    at span.end);
+//  - next_change(t): the end of the block in force at t, the first time after t at which the
+//    free capacity differs, or nullopt when that block lasts for ever (or to the horizon's end).
+// Both ranges are forward ranges of free_block<time_type, capacity_type>, lazy views over the
+// structure that any mutating call invalidates. Arguments are checked as free_at and min_free
+// check theirs. Why: a scheduler that asks "when does something change next?" or looks at the
+// next few blocks from now asks it thousands of times on a deep profile, and a copy of the
+// whole profile per question costs O(n) each. leasehold::blocks_from, blocks_in and
+// next_change (availability/walk.hpp) answer it for every availability, from free_blocks()
+// when the backend has no members.
+//   valid:   free_list<>, free_tree<>, reference<>, slotted_ring<>
+//   invalid: capacity_tree<> (answered from free_blocks() by walk.hpp)
+template <class A>
+concept walkable_availability = availability<A> &&
+    requires(const A& a, typename A::time_type t, interval<typename A::time_type> span) {
+  { a.blocks_from(t) } -> std::ranges::forward_range;
+  { a.blocks_in(span) } -> std::ranges::forward_range;
+  { a.next_change(t) } -> std::same_as<std::optional<typename A::time_type>>;
+  requires std::same_as<std::ranges::range_value_t<decltype(a.blocks_from(t))>,
+                        free_block<typename A::time_type, typename A::capacity_type>>;
+  requires std::same_as<std::ranges::range_value_t<decltype(a.blocks_in(span))>,
+                        free_block<typename A::time_type, typename A::capacity_type>>;
+};
+
+// resizable_availability: `set_total(c)` changes the capacity of the resource in place: the
+// amount booked at every time stays as it is, so every block's free capacity moves by
+// c - total(), and total() becomes c. A c that is no valid total throws invalid_request; a c
+// below what is booked somewhere throws insufficient_capacity naming the earliest such time,
+// the amount booked there and c; either way nothing changes. Why: a node drained for
+// maintenance, or a licence pool that grows, changes a live profile's capacity, and rebuilding
+// the profile from its bookings would need the bookings, which the profile does not keep.
+// leasehold::set_total(a, c) (availability/set_total.hpp) calls it.
+//   valid:   free_list<>, free_tree<>, capacity_tree<>, slotted_ring<>, reference<>
+//   invalid: a backend without set_total (the user backend of the tests)
+template <class A>
+concept resizable_availability = availability<A> &&
+    requires(A& a, const typename A::capacity_type& c) {
+  a.set_total(c);
 };
 
 // The element type of free_blocks(): what the conformance tests and checkpoints compare.

@@ -7,7 +7,8 @@
 // O(log n); the blocks themselves come from a node pool, not one heap allocation each.
 //
 // Costs, with n blocks and k blocks touched: free_at O(log n); min_free, reserve and release
-// O(log n + k); earliest_fit O(log n + scanned blocks), scanning as Fig. 3 does.
+// O(log n + k); earliest_fit O(log n + scanned blocks), scanning as Fig. 3 does; blocks_from
+// and blocks_in O(log n) to start and O(1) a block; next_change O(log n); set_total O(n).
 
 #include <algorithm>
 #include <boost/intrusive/set.hpp>
@@ -18,9 +19,11 @@
 #include <utility>
 #include <vector>
 
+#include "leasehold/availability/detail/block_view.hpp"
 #include "leasehold/availability/detail/boundary_splits.hpp"
 #include "leasehold/availability/detail/node_pool.hpp"
 #include "leasehold/availability/detail/profile_types.hpp"
+#include "leasehold/availability/detail/resize.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 
@@ -164,6 +167,37 @@ class free_list : public detail::profile_types<T, C> {
     return blocks;
   }
 
+  // The profile from t on, and within a span, read in place (walkable_availability): views
+  // that any mutating call invalidates.
+  [[nodiscard]] auto blocks_from(T t) const {
+    detail::check_time("blocks_from", t, origin());
+    return blocks_view(block_cursor{&blocks_, block_at(t)}, {t, forever<T>});
+  }
+
+  [[nodiscard]] auto blocks_in(interval<T> span) const {
+    detail::check_span("blocks_in", span, origin());
+    return blocks_view(block_cursor{&blocks_, block_at(span.begin)}, span);
+  }
+
+  [[nodiscard]] std::optional<T> next_change(T t) const {
+    detail::check_time("next_change", t, origin());
+    const auto next = blocks_.upper_bound(t);
+    if (next == blocks_.end()) return std::nullopt;
+    return next->begin;
+  }
+
+  // Changes the capacity of the resource, keeping what is booked at every time
+  // (resizable_availability). Every block moves by the same amount, so neighbours stay
+  // distinct. Checked in full before the first change, which cannot throw.
+  void set_total(C new_total) {
+    detail::check_new_total(new_total);
+    for (const node& n : blocks_)
+      if (!detail::fits_new_total(n.free, total_, new_total))
+        detail::throw_overbooked(n.begin, detail::booked_under(total_, n.free), new_total);
+    for (node& n : blocks_) n.free = detail::rebased(n.free, total_, new_total);
+    total_ = new_total;
+  }
+
   [[nodiscard]] std::size_t block_count() const noexcept { return blocks_.size(); }
 
   // Bytes held by the structure, pool slack included.
@@ -212,6 +246,18 @@ class free_list : public detail::profile_types<T, C> {
     detail::node_pool<node>* pool;
     void operator()(node* n) const noexcept { pool->destroy(n); }
   };
+
+  // block_view's cursor: a block of the set (detail/block_view.hpp).
+  struct block_cursor {
+    const block_set* blocks = nullptr;
+    const_iterator at{};
+    [[nodiscard]] free_block<T, C> block() const {
+      const auto next = std::next(at);
+      return {{at->begin, next == blocks->end() ? forever<T> : next->begin}, at->free};
+    }
+    void next() { ++at; }
+  };
+  using blocks_view = detail::block_view<T, C, block_cursor>;
 
   // The block in force at t; t >= origin().
   [[nodiscard]] const_iterator block_at(T t) const { return std::prev(blocks_.upper_bound(t)); }

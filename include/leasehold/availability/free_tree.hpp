@@ -32,6 +32,8 @@
 // Of those, a node whose subtree kept its shape recomputes only the thresholds that some block
 // of the call crossed, between its old and new free capacity (values_changed): about 14 of
 // its 23 mixed ones on the append benchmark at 100,000; the others cannot have changed.
+// Walking: blocks_from and blocks_in O(log n) to start and O(1) amortised a block
+// (detail/treap_cursor.hpp), next_change O(log n); set_total O(n) (see there).
 //
 // Why only a sparse subset of nodes keeps them (issue 19): 32 summaries are 768 bytes, and on
 // every node they made a tree of ~850 bytes a block, 78 MB at 100,000 blocks, whose searches
@@ -79,10 +81,13 @@
 #include <utility>
 #include <vector>
 
+#include "leasehold/availability/detail/block_view.hpp"
 #include "leasehold/availability/detail/boundary_splits.hpp"
 #include "leasehold/availability/detail/node_pool.hpp"
 #include "leasehold/availability/detail/profile_types.hpp"
+#include "leasehold/availability/detail/resize.hpp"
 #include "leasehold/availability/detail/run_summary.hpp"
+#include "leasehold/availability/detail/treap_cursor.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 
@@ -109,27 +114,7 @@ class free_tree : public detail::profile_types<T, C> {
  public:
   explicit free_tree(C total, T origin = 0) : total_(total) {
     detail::check_profile("free_tree", total, origin);
-    // A small total rounds several thresholds to the same value (32 levels of 128 units give
-    // 25 distinct ones): equal thresholds have equal runs, so each value is kept once, at the
-    // rank of its highest level, and every update and search skips the copies.
-    for (std::size_t i = 0; i < components::count; ++i) {
-      const std::size_t base = i * LevelsPerComponent;
-      std::size_t used = 0;
-      for (std::size_t j = 0; j < LevelsPerComponent; ++j) {
-        const component_type value =
-            detail::run_threshold(components::get(total_, i), j, LevelsPerComponent);
-        if (used == 0 || thresholds_[base + used - 1] != value) ++used;
-        thresholds_[base + used - 1] = value;
-        level_ranks_[base + used - 1] = static_cast<std::uint8_t>(j);
-      }
-      levels_used_[i] = static_cast<std::uint8_t>(used);
-      // A pending shift of a subtree stays within [-total, total] and a stored value within
-      // [-total, 2 total] (see shift_span), which a signed component holds if total is at
-      // most half its maximum; otherwise updates without summaries stay block by block.
-      review_.shifts_allowed =
-          review_.shifts_allowed && std::is_signed_v<component_type> &&
-          components::get(total_, i) <= std::numeric_limits<component_type>::max() / 2;
-    }
+    derive_from_total();
     review_.maintained = level_count > 0;
     root_ = make_node(origin, total);
     count_ = 1;
@@ -313,6 +298,61 @@ class free_tree : public detail::profile_types<T, C> {
     return blocks;
   }
 
+  // The profile from t on, and within a span, read in place (walkable_availability): views
+  // that yield the true free capacities (pending shifts applied) and never write to the tree;
+  // any mutating call invalidates them.
+  [[nodiscard]] auto blocks_from(T t) const {
+    detail::check_time("blocks_from", t, origin());
+    return blocks_view(block_cursor(root_, t), {t, forever<T>});
+  }
+
+  [[nodiscard]] auto blocks_in(interval<T> span) const {
+    detail::check_span("blocks_in", span, origin());
+    return blocks_view(block_cursor(root_, span.begin), span);
+  }
+
+  // The first begin after t: keys only, so no shift is read.
+  [[nodiscard]] std::optional<T> next_change(T t) const {
+    detail::check_time("next_change", t, origin());
+    std::optional<T> next;
+    for (const node* n = root_; n != nullptr;) {
+      if (n->begin > t) {
+        next = n->begin;
+        n = n->left;
+      } else {
+        n = n->right;
+      }
+    }
+    return next;
+  }
+
+  // Changes the capacity of the resource, keeping what is booked at every time
+  // (resizable_availability). One seek finds the earliest block whose bookings would not fit
+  // (a subtree holds one iff some component of its minimum free is short, which is exact
+  // element-wise too). Then O(n): the thresholds of the run summaries are fractions of the
+  // total, and the bound that makes lazy shifts safe is in terms of the total, so every
+  // pending shift is pushed down, every block moved and every summary recomputed (rebase)
+  // rather than one shift left at the root. Nothing after the check can throw: no node is
+  // made or freed.
+  void set_total(C new_total) {
+    detail::check_new_total(new_total);
+    const C old_total = total_;
+    auto overbooked = seeker_for(
+        [&](const node& n, const C& shift) {
+          return !detail::fits_new_total(shifted(n.low, shift), old_total, new_total);
+        },
+        [&](const node& n, const C& shift) {
+          return !detail::fits_new_total(shifted(n.free, shift), old_total, new_total);
+        },
+        forever<T>);
+    if (const node* n = seek(origin(), overbooked); n != nullptr)
+      detail::throw_overbooked(n->begin, detail::booked_under(old_total, free_in_force(n->begin)),
+                               new_total);
+    total_ = new_total;
+    derive_from_total();
+    rebase(root_, old_total);
+  }
+
   [[nodiscard]] std::size_t block_count() const noexcept { return count_; }
 
   // The longest root-to-leaf path, in nodes: a diagnostic of the treap's balance (about
@@ -411,6 +451,50 @@ class free_tree : public detail::profile_types<T, C> {
     // date; read them through runs_at().
     runs_block* runs = nullptr;
   };
+
+  // What follows from the total: the thresholds of the run summaries and whether updates may
+  // leave shifts pending. A small total rounds several thresholds to the same value (32 levels
+  // of 128 units give 25 distinct ones): equal thresholds have equal runs, so each value is
+  // kept once, at the rank of its highest level, and every update and search skips the copies.
+  void derive_from_total() noexcept {
+    thresholds_ = {};
+    level_ranks_ = {};
+    review_.shifts_allowed = true;
+    for (std::size_t i = 0; i < components::count; ++i) {
+      const std::size_t base = i * LevelsPerComponent;
+      std::size_t used = 0;
+      for (std::size_t j = 0; j < LevelsPerComponent; ++j) {
+        const component_type value =
+            detail::run_threshold(components::get(total_, i), j, LevelsPerComponent);
+        if (used == 0 || thresholds_[base + used - 1] != value) ++used;
+        thresholds_[base + used - 1] = value;
+        level_ranks_[base + used - 1] = static_cast<std::uint8_t>(j);
+      }
+      levels_used_[i] = static_cast<std::uint8_t>(used);
+      // A pending shift of a subtree stays within [-total, total] and a stored value within
+      // [-total, 2 total] (see shift_span), which a signed component holds if total is at
+      // most half its maximum; otherwise updates without summaries stay block by block.
+      review_.shifts_allowed =
+          review_.shifts_allowed && std::is_signed_v<component_type> &&
+          components::get(total_, i) <= std::numeric_limits<component_type>::max() / 2;
+    }
+  }
+
+  // set_total's pass, children after their parent's shift and before its summary: every
+  // pending shift pushed down (none is left, whatever the new total allows), every block's
+  // free capacity rebased from old_total to total_, every summary recomputed at the new
+  // thresholds (the run summaries too, while they are maintained).
+  void rebase(node* n, const C& old_total) noexcept {
+    if (n == nullptr) return;
+    push_down(n);
+    n->free = detail::rebased(n->free, old_total, total_);
+    rebase(n->left, old_total);
+    rebase(n->right, old_total);
+    recompute(n);
+  }
+
+  using block_cursor = detail::treap_cursor<node, T, C>;
+  using blocks_view = detail::block_view<T, C, block_cursor>;
 
   // A seek that looks for the first node satisfying `hit`, or beginning at or after `limit`
   // (where the caller stops caring), and may skip any subtree for which `may_hit` is false.
@@ -1447,6 +1531,8 @@ class free_tree : public detail::profile_types<T, C> {
   [[nodiscard]] static C shifted(const C& value, const C& shift) noexcept {
     if constexpr (components::count == 1) {
       return static_cast<C>(value + shift);
+    } else if constexpr (!fixed_vector_capacity<C>) {
+      return value + shift;  // dynamic_resources: a fixed-length loop already
     } else {
       C sum = value;
       for (std::size_t i = 0; i < components::count; ++i)

@@ -12,7 +12,9 @@
 #include <optional>
 #include <vector>
 
+#include "leasehold/availability/detail/block_view.hpp"
 #include "leasehold/availability/detail/profile_types.hpp"
+#include "leasehold/availability/detail/resize.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 
@@ -112,6 +114,36 @@ class reference : public detail::profile_types<T, C> {
     return blocks;
   }
 
+  // The profile from t on, and within a span, read in place (walkable_availability): views
+  // that any mutating call invalidates.
+  [[nodiscard]] auto blocks_from(T t) const {
+    detail::check_time("blocks_from", t, origin());
+    return blocks_view(point_cursor{&points_, index_of(t)}, {t, forever<T>});
+  }
+
+  [[nodiscard]] auto blocks_in(interval<T> span) const {
+    detail::check_span("blocks_in", span, origin());
+    return blocks_view(point_cursor{&points_, index_of(span.begin)}, span);
+  }
+
+  [[nodiscard]] std::optional<T> next_change(T t) const {
+    detail::check_time("next_change", t, origin());
+    const std::size_t i = index_of(t);
+    if (i + 1 == points_.size()) return std::nullopt;
+    return points_[i + 1].at;
+  }
+
+  // Keeps what is booked at every point and moves every free amount with the total; the whole
+  // profile is checked before the first change, which cannot throw.
+  void set_total(C new_total) {
+    detail::check_new_total(new_total);
+    for (const point& p : points_)
+      if (!detail::fits_new_total(p.free, total_, new_total))
+        detail::throw_overbooked(p.at, detail::booked_under(total_, p.free), new_total);
+    for (point& p : points_) p.free = detail::rebased(p.free, total_, new_total);
+    total_ = new_total;
+  }
+
   [[nodiscard]] std::size_t block_count() const noexcept { return points_.size(); }
 
   // Bytes held by the structure, the vector's unused room included.
@@ -138,6 +170,18 @@ class reference : public detail::profile_types<T, C> {
     T at;
     C free;
   };
+
+  // block_view's cursor: an index into the points (detail/block_view.hpp).
+  struct point_cursor {
+    const std::vector<point>* points = nullptr;
+    std::size_t i = 0;
+    [[nodiscard]] free_block<T, C> block() const {
+      const auto& p = *points;
+      return {{p[i].at, i + 1 < p.size() ? p[i + 1].at : forever<T>}, p[i].free};
+    }
+    void next() { ++i; }
+  };
+  using blocks_view = detail::block_view<T, C, point_cursor>;
 
   // Index of the change point in force at t (t >= origin).
   [[nodiscard]] std::size_t index_of(T t) const {

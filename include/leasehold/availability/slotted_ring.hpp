@@ -14,7 +14,8 @@
 // Costs, with S slots, k slots in a span, dt the slot width: free_at O(1); min_free, reserve
 // and release O(k); earliest_fit O(slots scanned) as the slotted scan of §4 does (it cannot
 // skip an idle stretch without looking at every slot in it); advance_to O(min(slots moved,
-// S)). Memory is S capacities whatever the load; block_count() is S, the size of the array.
+// S)); set_total O(S); blocks_from, blocks_in and next_change O(slots walked). Memory is S
+// capacities whatever the load; block_count() is S, the size of the array.
 
 #include <algorithm>
 #include <cstddef>
@@ -24,7 +25,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "leasehold/availability/detail/block_view.hpp"
 #include "leasehold/availability/detail/profile_types.hpp"
+#include "leasehold/availability/detail/resize.hpp"
 #include "leasehold/core/detail/checked_arithmetic.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
@@ -176,6 +179,47 @@ class slotted_ring : public detail::profile_types<T, C> {
     return blocks;
   }
 
+  // The horizon from t on, and within a span, read in place (walkable_availability): views
+  // that merge slots of equal free capacity as they go, so a block costs the slots it spans;
+  // the last block ends at the horizon's end. Any mutating call invalidates them.
+  [[nodiscard]] auto blocks_from(T t) const {
+    detail::check_time("blocks_from", t, origin_);
+    check_in_horizon("blocks_from", t);
+    return blocks_view(slot_cursor(this, slot_of(t)), {t, horizon_end()});
+  }
+
+  [[nodiscard]] auto blocks_in(interval<T> span) const {
+    detail::check_span("blocks_in", span, origin_);
+    if (span.end > horizon_end())
+      throw out_of_horizon(detail::describe("blocks_in ", span, ": ends beyond the horizon ",
+                                            horizon(), " of the ring"));
+    return blocks_view(slot_cursor(this, slot_of(span.begin)), span);
+  }
+
+  // The begin of the first slot after t's with a different free capacity, or nullopt when
+  // every slot to the horizon's end has the same: O(slots scanned).
+  [[nodiscard]] std::optional<T> next_change(T t) const {
+    detail::check_time("next_change", t, origin_);
+    check_in_horizon("next_change", t);
+    const std::size_t end = run_end(slot_of(t));
+    if (end == free_.size()) return std::nullopt;
+    return slot_begin(end);
+  }
+
+  // Changes the capacity of the resource, keeping what is booked in every slot
+  // (resizable_availability): O(slots), the whole ring checked before the first change. Slots
+  // recycled later by advance_to come back at the new total.
+  void set_total(C new_total) {
+    detail::check_new_total(new_total);
+    for (std::size_t k = 0; k < free_.size(); ++k) {
+      const C& free = free_[ring_index(k)];
+      if (!detail::fits_new_total(free, total_, new_total))
+        detail::throw_overbooked(slot_begin(k), detail::booked_under(total_, free), new_total);
+    }
+    for (C& free : free_) free = detail::rebased(free, total_, new_total);
+    total_ = new_total;
+  }
+
   // The size of the structure: the number of slots, fixed at construction whatever the load
   // (Schneider & Linnert §4: memory depends only on the book-ahead time and dt).
   [[nodiscard]] std::size_t block_count() const noexcept { return free_.size(); }
@@ -201,6 +245,42 @@ class slotted_ring : public detail::profile_types<T, C> {
 
  private:
   using unsigned_time = std::make_unsigned_t<T>;
+
+  // The slot after the run of slots with slot k's free capacity, or the slot count.
+  [[nodiscard]] std::size_t run_end(std::size_t k) const noexcept {
+    const C& free = free_[ring_index(k)];
+    std::size_t end = k + 1;
+    while (end < free_.size() && free_[ring_index(end)] == free) ++end;
+    return end;
+  }
+
+  void check_in_horizon(const char* operation, T t) const {
+    if (t >= horizon_end())
+      throw out_of_horizon(
+          detail::describe(operation, '(', t, "): beyond the horizon ", horizon(), " of the ring"));
+  }
+
+  // block_view's cursor: the run of equal slots from slot k on, found once per block
+  // (detail/block_view.hpp). The first block is reported from t's slot rather than from where
+  // its run begins: the view clips it to t anyway.
+  class slot_cursor {
+   public:
+    slot_cursor() = default;
+    slot_cursor(const slotted_ring* ring, std::size_t k) : ring_(ring) { settle(k); }
+    [[nodiscard]] free_block<T, C> block() const noexcept { return block_; }
+    void next() noexcept { settle(end_); }
+
+   private:
+    void settle(std::size_t k) noexcept {
+      end_ = ring_->run_end(k);
+      block_ = {{ring_->slot_begin(k), ring_->slot_begin(end_)},
+                ring_->free_[ring_->ring_index(k)]};
+    }
+    const slotted_ring* ring_ = nullptr;
+    std::size_t end_ = 0;
+    free_block<T, C> block_{};
+  };
+  using blocks_view = detail::block_view<T, C, slot_cursor>;
 
   // Slots [first, last) counted from the origin.
   struct slot_range {

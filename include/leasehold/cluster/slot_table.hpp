@@ -48,9 +48,10 @@ template <scalar_capacity C>
 [[nodiscard]] constexpr C scaled(C amount, std::size_t n) noexcept {
   return static_cast<C>(amount * static_cast<C>(n));
 }
-template <std::size_t N, class V>
-[[nodiscard]] constexpr resources<N, V> scaled(resources<N, V> amount, std::size_t n) noexcept {
-  for (auto& v : amount.values) v = static_cast<V>(v * static_cast<V>(n));
+template <vector_capacity C>
+[[nodiscard]] constexpr C scaled(C amount, std::size_t n) noexcept {
+  using V = typename C::value_type;
+  for (V& v : amount) v = static_cast<V>(v * static_cast<V>(n));
   return amount;
 }
 
@@ -61,10 +62,9 @@ template <scalar_capacity C>
   if (__builtin_mul_overflow(amount, n, &result)) return std::nullopt;
   return result;
 }
-template <std::size_t N, class V>
-[[nodiscard]] constexpr std::optional<resources<N, V>> checked_scaled(resources<N, V> amount,
-                                                                      std::size_t n) noexcept {
-  for (auto& v : amount.values)
+template <vector_capacity C>
+[[nodiscard]] constexpr std::optional<C> checked_scaled(C amount, std::size_t n) noexcept {
+  for (auto& v : amount)
     if (__builtin_mul_overflow(v, n, &v)) return std::nullopt;
   return amount;
 }

@@ -1,9 +1,11 @@
 #pragma once
 
-// Capacity is either one integral quantity (processors, bandwidth units) or a fixed vector
-// of them, resources<N, V> (CPU, memory MB, disk MB, network MB/s as in Haizea). The free
-// functions fits, elementwise_min, elementwise_max, is_positive and is_zero are overloaded
-// for both, so that generic code in backends and policies never asks which one it holds.
+// Capacity is either one integral quantity (processors, bandwidth units) or a vector of them:
+// resources<N, V>, fixed at compile time (CPU, memory MB, disk MB, network MB/s as in Haizea),
+// or dynamic_resources<V, MaxN>, whose count is chosen at run time (core/dynamic_resources.hpp).
+// The free functions fits, elementwise_min, elementwise_max, is_positive and is_zero are
+// overloaded for all, so that generic code in backends and policies never asks which one it
+// holds.
 
 #include <algorithm>
 #include <array>
@@ -14,15 +16,24 @@
 #include <ostream>
 #include <type_traits>
 
+#include "leasehold/core/dynamic_resources.hpp"
+
 namespace leasehold {
 
 namespace detail {
-// a op b component by component for a resources<N, V>, or a op b for a scalar: the one loop
-// behind +=, -=, elementwise_min and elementwise_max.
+template <class C>
+struct is_dynamic_resources : std::false_type {};
+template <class V, std::size_t MaxN>
+struct is_dynamic_resources<dynamic_resources<V, MaxN>> : std::true_type {};
+
+// a op b component by component for a resources<N, V> or a dynamic_resources<V, MaxN>, or
+// a op b for a scalar: the one loop behind +=, -=, elementwise_min and elementwise_max.
 template <class C, class Op>
 [[nodiscard]] constexpr C componentwise(const C& a, const C& b, Op op) noexcept {
   if constexpr (std::integral<C>) {
     return static_cast<C>(op(a, b));
+  } else if constexpr (is_dynamic_resources<C>::value) {
+    return C::combine(a, b, op);
   } else {
     C result;
     for (std::size_t i = 0; i < C::size(); ++i)
@@ -84,15 +95,22 @@ struct is_resources<resources<N, V>> : std::true_type {};
 template <class C>
 concept scalar_capacity = std::integral<C> && !std::same_as<C, bool>;
 
-// A resources<N, V> vector.
+// A resources<N, V> vector, or a dynamic_resources<V, MaxN> whose count is chosen at run time.
+// Generic code that needs the count at compile time (C::size() in a constant expression)
+// asks for fixed_vector_capacity instead.
 template <class C>
-concept vector_capacity = detail::is_resources<C>::value;
+concept vector_capacity = detail::is_resources<C>::value || detail::is_dynamic_resources<C>::value;
+
+// A vector whose component count is part of its type: resources<N, V>.
+template <class C>
+concept fixed_vector_capacity = detail::is_resources<C>::value;
 
 // What an availability profile counts. Requirements and why:
-//  - a scalar integral or a resources<N, V>: free capacity must be compared and merged
-//    exactly, so floating point is out;
-//  - C{} is "nothing", and +, -, == and the free functions below exist for it.
-//   valid:   int, std::int64_t, resources<4, std::int64_t>
+//  - a scalar integral, a resources<N, V> or a dynamic_resources<V, MaxN>: free capacity must
+//    be compared and merged exactly, so floating point is out;
+//  - C{} is "nothing", and +, -, == and the free functions below exist for it (a
+//    dynamic_resources() has no components and acts as zero of any count for that reason).
+//   valid:   int, std::int64_t, resources<4, std::int64_t>, dynamic_resources<std::int64_t, 8>
 //   invalid: double, bool, std::array<int, 4> (no element-wise operators)
 template <class C>
 concept capacity_value = scalar_capacity<C> || vector_capacity<C>;

@@ -61,6 +61,10 @@ template <capacity_value C>
 [[nodiscard]] std::string capacity_name() {
   if constexpr (scalar_capacity<C>)
     return integral_name<C>();
+  else if constexpr (leasehold::detail::is_dynamic_resources<C>::value)
+    // The count is per value: the arrays say it, and read_blocks checks it against the total.
+    return "dynamic_resources<" + integral_name<typename C::value_type>() + "," +
+           std::to_string(C::max_size) + ">";
   else
     return "resources<" + std::to_string(C::size()) + "," +
            integral_name<typename C::value_type>() + ">";
@@ -81,6 +85,15 @@ template <capacity_value C>
 [[nodiscard]] C read_capacity(const json_value& v) {
   if constexpr (scalar_capacity<C>) {
     return v.as_integer<C>();
+  } else if constexpr (leasehold::detail::is_dynamic_resources<C>::value) {
+    const auto& items = v.as_array();
+    if (items.empty() || items.size() > C::max_size)
+      v.fail(std::to_string(items.size()) + " components, expected 1 to " +
+             std::to_string(C::max_size));
+    C c(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i)
+      c[i] = items[i].template as_integer<typename C::value_type>();
+    return c;
   } else {
     C c{};
     const auto& items = v.as_array(C::size());
@@ -161,6 +174,10 @@ template <time_value T, capacity_value C>
     const auto& pair = item.as_array(2);
     const T begin = pair[0].as_integer<T>();
     const C free = read_capacity<C>(pair[1]);
+    if constexpr (leasehold::detail::is_dynamic_resources<C>::value)
+      if (free.size() != total.size())
+        pair[1].fail("free capacity of " + std::to_string(free.size()) +
+                     " components, the total has " + std::to_string(total.size()));
     if (list.blocks.empty() && begin != origin)
       pair[0].fail("the first block begins at " + std::to_string(begin) + ", not at the origin " +
                    std::to_string(origin));

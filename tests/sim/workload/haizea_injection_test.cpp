@@ -83,7 +83,7 @@ TEST_CASE("haizea injections: malformed lines name the line") {
 TEST_CASE("haizea injections: the paper's 72 workloads") {
   const auto folder = test::shared_path("haizea-workloads/ar-injections-30days");
   if (!std::filesystem::is_directory(folder)) {
-    MESSAGE("skipped: " << folder << " is absent");
+    LEASEHOLD_SKIP_TEST(folder << " is absent");
     return;
   }
   std::size_t files = 0;

@@ -109,7 +109,7 @@ TEST_CASE("swf leases: the paper's 5,545 best-effort requests") {
   const auto path = test::shared_path("haizea-workloads/blue-30days.swf");
   std::ifstream in(path);
   if (!in) {
-    MESSAGE("skipped: " << path << " is absent");
+    LEASEHOLD_SKIP_TEST(path << " is absent");
     return;
   }
   const auto log = swf::read(in);
@@ -135,7 +135,7 @@ TEST_CASE("swf leases: extract rebuilds the 30-day extract from the raw log") {
   const auto text = test::gunzip(test::shared_path("traces/SDSC-BLUE-2000-4.2-cln.swf.gz"));
   std::ifstream published(test::shared_path("haizea-workloads/blue-30days.swf"));
   if (!text || !published) {
-    MESSAGE("skipped: the Blue Horizon trace or blue-30days.swf is absent");
+    LEASEHOLD_SKIP_TEST("the Blue Horizon trace or blue-30days.swf is absent");
     return;
   }
   std::istringstream in(*text);

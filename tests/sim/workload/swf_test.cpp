@@ -271,7 +271,7 @@ TEST_CASE("swf: the shared Parallel Workloads Archive traces") {
     CAPTURE(trace.file);
     const auto text = test::gunzip(test::shared_path(trace.file));
     if (!text) {
-      MESSAGE("skipped: " << test::shared_path(trace.file) << " is absent");
+      LEASEHOLD_SKIP_TEST(test::shared_path(trace.file) << " is absent");
       continue;
     }
     std::istringstream in(*text);
@@ -307,7 +307,7 @@ TEST_CASE("swf: the Haizea paper's 30-day Blue Horizon extract") {
   const auto path = test::shared_path("haizea-workloads/blue-30days.swf");
   std::ifstream in(path);
   if (!in) {
-    MESSAGE("skipped: " << path << " is absent");
+    LEASEHOLD_SKIP_TEST(path << " is absent");
     return;
   }
   const auto log = swf::read(in);

@@ -19,7 +19,9 @@
 
 namespace leasehold::detail {
 
-// Scalar capacities have one component; resources<N, V> has N.
+// Scalar capacities have one component; resources<N, V> has N; dynamic_resources<V, MaxN> is
+// seen as all MaxN (the ones past its count are zero in every value derived from the total, so
+// a per-component loop over them changes nothing and a threshold there is never reached).
 template <class C>
 struct capacity_components {
   using value_type = C;
@@ -32,6 +34,16 @@ struct capacity_components<resources<N, V>> {
   static constexpr std::size_t count = N;
   [[nodiscard]] static constexpr V get(const resources<N, V>& c, std::size_t i) noexcept {
     return c.values[i];
+  }
+};
+
+template <class V, std::size_t MaxN>
+struct capacity_components<dynamic_resources<V, MaxN>> {
+  using value_type = V;
+  static constexpr std::size_t count = MaxN;
+  [[nodiscard]] static constexpr V get(const dynamic_resources<V, MaxN>& c,
+                                       std::size_t i) noexcept {
+    return c.component(i);
   }
 };
 

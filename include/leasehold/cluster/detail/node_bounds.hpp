@@ -41,9 +41,9 @@ template <scalar_capacity C>
 [[nodiscard]] constexpr C shape_class(C amount) noexcept {
   return power_of_two_floor(amount);
 }
-template <std::size_t N, class V>
-[[nodiscard]] constexpr resources<N, V> shape_class(resources<N, V> amount) noexcept {
-  for (auto& v : amount.values) v = power_of_two_floor(v);
+template <vector_capacity C>
+[[nodiscard]] constexpr C shape_class(C amount) noexcept {
+  for (auto& v : amount) v = power_of_two_floor(v);
   return amount;
 }
 

@@ -45,8 +45,21 @@ void check_span(const char* operation, interval<T> span, T origin) {
     throw invalid_request(describe(operation, ' ', span, ": begins before the origin ", origin));
 }
 
+// A dynamic_resources amount must have as many components as the total it is measured
+// against; the operators only assert that, so it is checked here, where user input enters.
+// Nothing to check (and no code) for a scalar or a resources<N, V>.
+template <capacity_value C>
+void check_components(const char* operation, const char* what, const C& amount, const C& total) {
+  if constexpr (is_dynamic_resources<C>::value) {
+    if (amount.size() != total.size())
+      throw invalid_request(describe(operation, " of ", what, ' ', amount, ": has ", amount.size(),
+                                     " components, the total ", total, " has ", total.size()));
+  }
+}
+
 template <capacity_value C>
 void check_amount(const char* operation, const C& amount, const C& total) {
+  check_components(operation, "amount", amount, total);
   if (!is_positive(amount))
     throw invalid_request(describe(operation, " of amount ", amount, ": amount must be positive"));
   if (!fits(amount, total))

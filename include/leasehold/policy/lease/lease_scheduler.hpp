@@ -89,7 +89,7 @@ struct submit_result {
 template <availability A = free_list<std::int64_t, node_resources>,
           class Preparation = images_predeployed, class QueueOrder = fifo_order,
           class NodeChoice = lowest_node_id>
-requires vector_capacity<typename A::capacity_type> &&
+requires fixed_vector_capacity<typename A::capacity_type> &&
     preparation<Preparation, typename A::time_type, typename A::capacity_type> &&
     queue_order<QueueOrder, typename A::time_type, typename A::capacity_type> &&
     node_choice<NodeChoice, cluster::slot_table<A>>
