@@ -134,6 +134,9 @@ std::optional<tick> first_point_fit(const planner_t& lead, tick from, std::uint6
       }
     }
     if (moved) continue;
+    // Alone, a fit after `from` is where the free capacity rises, which only a span's edge does:
+    // a point, without asking the edges.
+    if (others.empty() && *fit > from) return fit;
     const std::optional<tick> point = lead.point_at_or_after(*fit);
     if (!point) return std::nullopt;
     if (*point == *fit) return fit;
@@ -445,11 +448,7 @@ int planner_update_total(planner_t* ctx, uint64_t resource_total) {
   if (total == ctx->total) return 0;
   if (ctx->plan) {
     try {
-#ifndef TMP_NO_SET_TOTAL
       ctx->plan->set_total(total + 1);
-#else
-      return fail(ENOTSUP);
-#endif
     } catch (const std::bad_alloc&) {
       return fail(ENOMEM);
     } catch (const std::exception&) {

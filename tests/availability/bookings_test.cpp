@@ -78,6 +78,29 @@ TEST_CASE_TEMPLATE("bookings: book, release and shrink by id, hand-computed", B,
   CHECK(l.next_id() == booking_id{3});
 }
 
+TEST_CASE_TEMPLATE("bookings: set_total keeps the bookings and refuses a total below them", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  ledger<B> l(B(amount<B>(10)));
+  const booking_id first = l.book({T{0}, T{10}}, amount<B>(4));
+  l.reserve({T{5}, T{15}}, amount<B>(3));  // anonymous: counts as booked too
+  l.set_total(amount<B>(12));
+  CHECK(l.total() == 12);
+  CHECK(l.free_at(T{2}) == 8);
+  CHECK(l.free_at(T{7}) == 5);
+  CHECK(l.free_at(T{20}) == 12);
+  CHECK(l.find(first)->amount == 4);
+
+  // 7 are booked over [5, 10): 6 is refused and nothing changes.
+  const ledger<B> before = l;
+  CHECK_THROWS_AS(l.set_total(amount<B>(6)), insufficient_capacity);
+  CHECK(l == before);
+  l.set_total(amount<B>(7));
+  CHECK(l.free_at(T{7}) == 0);
+  l.release(first);
+  CHECK(l.free_at(T{2}) == 7);
+}
+
 TEST_CASE_TEMPLATE("bookings: a booking of nothing has an id and holds nothing", B,
                    LEASEHOLD_EXACT_SCALAR_BACKENDS) {
   using T = typename B::time_type;

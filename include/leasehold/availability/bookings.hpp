@@ -40,6 +40,7 @@
 #include "leasehold/availability/detail/node_pool.hpp"
 #include "leasehold/availability/detail/profile_types.hpp"
 #include "leasehold/availability/latest_fit.hpp"
+#include "leasehold/availability/set_total.hpp"
 #include "leasehold/core/capacity.hpp"
 #include "leasehold/core/detail/checked_arithmetic.hpp"
 #include "leasehold/core/detail/checks.hpp"
@@ -309,6 +310,15 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
       }
     }
     plan_end_ = end;
+  }
+
+  // ---- The capacity -------------------------------------------------------------------------
+  // A new total for the resource, the bookings kept (leasehold::set_total on the profile): every
+  // time's free capacity moves by total - total(). Refused with insufficient_capacity where
+  // more is booked than the new total (bookings with an id and anonymous ones alike), and
+  // nothing changes.
+  void set_total(const C& total) requires resizable_availability<A> {
+    leasehold::set_total(profile_, total);
   }
 
   // ---- The availability members, forwarded ------------------------------------------------
