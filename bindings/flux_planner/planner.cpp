@@ -12,14 +12,14 @@
 #include "planner_state.hpp"
 
 namespace flux = leasehold::flux;
-using flux::count;
 using flux::tick;
+using flux::units;
 
 // ---- planner_t ------------------------------------------------------------------------------
 
 namespace {
 
-flux::ledger make_ledger(count total, tick base_time, tick plan_end) {
+flux::ledger make_ledger(units total, tick base_time, tick plan_end) {
   flux::profile profile(total + 1, base_time);
   profile.reserve({base_time, leasehold::forever<tick>}, 1);  // the unit beyond the total
   flux::ledger ledger(std::move(profile));
@@ -29,7 +29,7 @@ flux::ledger make_ledger(count total, tick base_time, tick plan_end) {
 
 }  // namespace
 
-planner_t::planner_t(tick base_time, tick plan_end, count resource_total, std::string resource_type)
+planner_t::planner_t(tick base_time, tick plan_end, units resource_total, std::string resource_type)
     : total(resource_total),
       type(std::move(resource_type)),
       start(base_time),
@@ -65,9 +65,9 @@ void planner_t::reinitialise(tick base_time, tick plan_end) {
   span_cursor = 0;
 }
 
-count planner_t::free_at(tick t) const { return plan->free_at(t); }
+units planner_t::free_at(tick t) const { return plan->free_at(t); }
 
-count planner_t::min_free(tick from, tick to) const { return plan->min_free({from, to}); }
+units planner_t::min_free(tick from, tick to) const { return plan->min_free({from, to}); }
 
 std::optional<tick> planner_t::point_at_or_after(tick t) const {
   if (!plan) return std::nullopt;
@@ -78,14 +78,14 @@ std::optional<tick> planner_t::point_at_or_after(tick t) const {
 }
 
 std::optional<tick> planner_t::earliest_during(tick from, std::uint64_t duration,
-                                               count amount) const {
+                                               units amount) const {
   // Past the end nothing fits, and nothing later does either.
   if (from >= end || duration > static_cast<std::uint64_t>(end) - static_cast<std::uint64_t>(from))
     return std::nullopt;
   if (!plan || from < start || amount <= 0) return from;
   if (amount > total) return std::nullopt;
   return plan->earliest_fit(
-      leasehold::request<tick, count>{.amount = amount,
+      leasehold::request<tick, units>{.amount = amount,
                                       .duration = static_cast<tick>(duration),
                                       .window = {from, leasehold::forever<tick>}});
 }
@@ -116,7 +116,7 @@ bool operator==(const planner_t& a, const planner_t& b) {
 namespace leasehold::flux {
 
 std::optional<tick> first_point_fit(const planner_t& lead, tick from, std::uint64_t duration,
-                                    count amount, std::span<const joint_request> others) {
+                                    units amount, std::span<const joint_request> others) {
   // Every step moves `from` forward past times that cannot be the answer: before one type's
   // earliest fit, or between two scheduled points of the lead.
   for (;;) {
@@ -181,7 +181,7 @@ int fail(int error) {
 
 // Flux's avail_during: the span must end by the plan's end; before the base time (and on an
 // empty planner) anything fits; else `amount` must be free over the span. 0, or an errno.
-int avail_during_errno(const planner_t& p, tick at, std::uint64_t duration, count amount) {
+int avail_during_errno(const planner_t& p, tick at, std::uint64_t duration, units amount) {
   if (flux::wrapped_end(at, duration) > p.end) return ERANGE;
   if (!p.plan || at < p.start || amount <= 0) return 0;
   const tick finish = flux::wrapped_end(at, duration);
@@ -189,7 +189,7 @@ int avail_during_errno(const planner_t& p, tick at, std::uint64_t duration, coun
   return p.min_free(at, finish) >= amount ? 0 : EBUSY;
 }
 
-const leasehold::booking<tick, count>* find_span(const planner_t& p, std::int64_t span_id) {
+const leasehold::booking<tick, units>* find_span(const planner_t& p, std::int64_t span_id) {
   if (!p.plan || span_id <= 0) return nullptr;
   return p.plan->find(leasehold::booking_id{static_cast<std::uint64_t>(span_id)});
 }
@@ -205,7 +205,7 @@ planner_t* planner_new(int64_t base_time, uint64_t duration, uint64_t resource_t
   if (resource_total >= int64_max) return errno = ERANGE, nullptr;
   try {
     return new planner_t(base_time, flux::wrapped_end(base_time, duration),
-                         static_cast<count>(resource_total), resource_type);
+                         static_cast<units>(resource_total), resource_type);
   } catch (const std::bad_alloc&) {
     errno = ENOMEM;
   } catch (const std::exception&) {
@@ -279,7 +279,7 @@ int64_t planner_avail_time_first(planner_t* ctx, int64_t on_or_after, uint64_t d
                                  uint64_t request) {
   if (!ctx || on_or_after < ctx->start || on_or_after >= ctx->end || duration < 1)
     return fail(EINVAL);
-  const auto amount = static_cast<count>(request);
+  const auto amount = static_cast<units>(request);
   if (amount > ctx->total) return fail(ERANGE);
   ctx->iter_set = true;
   ctx->request = {.on_or_after = on_or_after, .duration = duration, .amount = amount};
@@ -297,7 +297,7 @@ int64_t planner_avail_time_next(planner_t* ctx) {
 
 int planner_avail_during(planner_t* ctx, int64_t at, uint64_t duration, uint64_t request) {
   if (!ctx || duration < 1) return fail(EINVAL);
-  const auto amount = static_cast<count>(request);
+  const auto amount = static_cast<units>(request);
   if (amount > ctx->total) return fail(ERANGE);
   const int error = avail_during_errno(*ctx, at, duration, amount);
   return error == 0 ? 0 : fail(error);
@@ -325,7 +325,7 @@ int64_t planner_add_span(planner_t* ctx, int64_t start_time, uint64_t duration, 
   // (EINVAL) and a negative amount (ERANGE). An amount above the total is never free, and a
   // negative one always is; what is left to check of the capacity the booking itself refuses
   // (insufficient_capacity, below), with the same errno.
-  const auto amount = static_cast<count>(request);
+  const auto amount = static_cast<units>(request);
   if (flux::wrapped_end(start_time, duration) > ctx->end) return fail(EINVAL);
   if (start_time < ctx->start || duration < 1 ||
       flux::wrapped_end(start_time, duration - 1) > ctx->end || amount > ctx->total)
@@ -444,7 +444,7 @@ bool planners_equal(planner_t* lhs, planner_t* rhs) {
 int planner_update_total(planner_t* ctx, uint64_t resource_total) {
   if (!ctx) return fail(EINVAL);
   if (resource_total >= int64_max) return fail(ERANGE);
-  const auto total = static_cast<count>(resource_total);
+  const auto total = static_cast<units>(resource_total);
   if (total == ctx->total) return 0;
   if (ctx->plan) {
     try {

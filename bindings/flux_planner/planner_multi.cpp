@@ -20,12 +20,13 @@
 #include <vector>
 
 #include <leasehold/core/capacity.hpp>
+#include <leasehold/core/dynamic_resources.hpp>
 
 #include "planner_state.hpp"
 
 namespace flux = leasehold::flux;
-using flux::count;
 using flux::tick;
+using flux::units;
 
 namespace {
 
@@ -35,42 +36,70 @@ namespace {
 // keep it current, and any other change to a type's planner (through planner_multi_planner_at)
 // makes it stale, to be rebuilt at the next search. One unit beyond each type's total is held
 // over the whole time line, as in the per-type profiles.
-template <std::size_t N>
+// A vector of n components, all zero: resources<N> has its size in the type, a
+// dynamic_resources takes it at run time.
+template <class C>
+C zero_of(std::size_t n) {
+  if constexpr (std::is_constructible_v<C, std::size_t> && !std::is_aggregate_v<C>)
+    return C(n);
+  else
+    return C{};
+}
+
+template <class C>
 struct joint_profile {
-  using capacity = leasehold::resources<N, count>;
+  using capacity = C;
   // 16 thresholds a component: without them a search after removals walks the holes they
   // leave block by block.
   leasehold::free_tree<tick, capacity, 16> profile;
 
   explicit joint_profile(std::span<const planner_t* const> planners)
       : profile(totals(planners), planners[0]->start) {
-    capacity pad;
-    pad.values.fill(1);
+    capacity pad = zero_of<C>(planners.size());
+    for (std::size_t j = 0; j < planners.size(); ++j) pad[j] = 1;
     profile.reserve({planners[0]->start, leasehold::forever<tick>}, pad);
-    for (std::size_t j = 0; j < N; ++j)
+    for (std::size_t j = 0; j < planners.size(); ++j)
       for (const auto& span : planners[j]->plan->live())
-        if (span.amount > 0) profile.reserve(span.span, component(j, span.amount));
+        if (span.amount > 0) profile.reserve(span.span, component(planners.size(), j, span.amount));
   }
   static capacity totals(std::span<const planner_t* const> planners) {
-    capacity result;
-    for (std::size_t j = 0; j < N; ++j) result[j] = planners[j]->total + 1;
+    capacity result = zero_of<C>(planners.size());
+    for (std::size_t j = 0; j < planners.size(); ++j) result[j] = planners[j]->total + 1;
     return result;
   }
-  static capacity component(std::size_t j, count amount) {
-    capacity result{};
+  static capacity component(std::size_t n, std::size_t j, units amount) {
+    capacity result = zero_of<C>(n);
     result[j] = amount;
     return result;
   }
 };
 
-// The sizes with a joint profile; other multi-planners search type by type.
+// Two to four types in a fixed vector (the common case, and the fastest), up to eight in a
+// run-time one; more search type by type.
+using dynamic_capacity = leasehold::dynamic_resources<units, 8>;
 using joint_variant =
-    std::variant<std::monostate, joint_profile<2>, joint_profile<3>, joint_profile<4>>;
+    std::variant<std::monostate, joint_profile<leasehold::resources<2, units>>,
+                 joint_profile<leasehold::resources<3, units>>,
+                 joint_profile<leasehold::resources<4, units>>, joint_profile<dynamic_capacity>>;
 
-template <std::size_t... N>
-joint_variant make_joint(std::span<const planner_t* const> planners, std::index_sequence<N...>) {
+joint_variant make_joint(std::span<const planner_t* const> planners) {
   joint_variant result;
-  (void)((planners.size() == N + 2 ? (result.emplace<N + 1>(planners), true) : false) || ...);
+  switch (planners.size()) {
+#ifndef TMP_FORCE_DYNAMIC
+    case 2:
+      result.emplace<1>(planners);
+      break;
+    case 3:
+      result.emplace<2>(planners);
+      break;
+    case 4:
+      result.emplace<3>(planners);
+      break;
+#endif
+    default:
+      result.emplace<4>(planners);
+      break;
+  }
   return result;
 }
 
@@ -133,9 +162,9 @@ struct planner_multi_t {
 
   [[nodiscard]] std::size_t size() const noexcept { return resources.size(); }
   [[nodiscard]] planner_t* at(std::size_t i) const { return resources[i].planner.get(); }
-  // The joint profile is worth having for 2 to 4 types sharing their bounds.
+  // The joint profile is worth having for 2 to 8 types sharing their bounds.
   [[nodiscard]] bool joint_applies() const noexcept {
-    if (size() < 2 || size() > 4) return false;
+    if (size() < 2 || size() > dynamic_capacity::max_size) return false;
     for (const resource& r : resources)
       if (!r.planner->plan || r.planner->start != at(0)->start || r.planner->end != at(0)->end)
         return false;
@@ -159,7 +188,7 @@ struct planner_multi_t {
       joint = std::monostate{};
       std::vector<const planner_t*> planners;
       for (const resource& r : resources) planners.push_back(r.planner.get());
-      joint = make_joint(planners, std::make_index_sequence<3>{});
+      joint = make_joint(planners);
       joint_planners = std::move(planners);
       joint_versions.assign(size(), 0);
       joint_synced();
@@ -171,15 +200,15 @@ struct planner_multi_t {
   }
   // Books (sign 1) or releases (sign -1) a multi-type span's amounts in a current joint
   // profile, else leaves the profile to be rebuilt.
-  void joint_apply(bool was_current, tick begin, tick end, const std::vector<count>& amounts,
+  void joint_apply(bool was_current, tick begin, tick end, const std::vector<units>& amounts,
                    int sign) {
     if (!was_current) return;
     try {
       std::visit(
           [&](auto& jp) {
             if constexpr (!std::is_same_v<std::decay_t<decltype(jp)>, std::monostate>) {
-              typename std::decay_t<decltype(jp)>::capacity a{};
-              for (std::size_t j = 0; j < a.size(); ++j) a[j] = amounts[j];
+              auto a = zero_of<typename std::decay_t<decltype(jp)>::capacity>(amounts.size());
+              for (std::size_t j = 0; j < amounts.size(); ++j) a[j] = amounts[j];
               if (leasehold::is_zero(a)) return;
               if (sign > 0)
                 jp.profile.reserve({begin, end}, a);
@@ -220,7 +249,7 @@ std::optional<std::vector<flux::joint_request>> joint_requests(const planner_mul
   std::vector<flux::joint_request> others;
   others.reserve(m.size());
   for (std::size_t i = 1; i < m.size(); ++i) {
-    const auto amount = static_cast<count>(amount_of(i));
+    const auto amount = static_cast<units>(amount_of(i));
     if (amount > m.at(i)->total) return std::nullopt;
     others.push_back({m.at(i), duration, amount});
   }
@@ -230,16 +259,16 @@ std::optional<std::vector<flux::joint_request>> joint_requests(const planner_mul
 // The earliest point of `lead` at or after `from` where the joint profile fits every amount.
 std::optional<tick> joint_point_fit(const planner_t& lead, const joint_variant& joint, tick from,
                                     std::uint64_t duration, const flux::joint_request* others,
-                                    std::size_t other_count, count lead_amount) {
+                                    std::size_t other_count, units lead_amount) {
   return std::visit(
       [&](const auto& jp) -> std::optional<tick> {
         if constexpr (std::is_same_v<std::decay_t<decltype(jp)>, std::monostate>) {
           return std::nullopt;
         } else {
-          typename std::decay_t<decltype(jp)>::capacity amount{};
-          amount[0] = std::max<count>(lead_amount, 0);
+          auto amount = zero_of<typename std::decay_t<decltype(jp)>::capacity>(other_count + 1);
+          amount[0] = std::max<units>(lead_amount, 0);
           for (std::size_t j = 0; j < other_count; ++j)
-            amount[j + 1] = std::max<count>(others[j].amount, 0);
+            amount[j + 1] = std::max<units>(others[j].amount, 0);
           for (;;) {
             if (from >= lead.end ||
                 duration > static_cast<std::uint64_t>(lead.end) - static_cast<std::uint64_t>(from))
@@ -427,7 +456,7 @@ int64_t planner_multi_avail_time_first(planner_multi_t* ctx, int64_t on_or_after
   // request for its own planner_avail_time_next.
   planner_t& lead = *ctx->at(0);
   if (on_or_after < lead.start || on_or_after >= lead.end || duration < 1) return fail(EINVAL);
-  const auto amount = static_cast<count>(resource_requests[0]);
+  const auto amount = static_cast<units>(resource_requests[0]);
   if (amount > lead.total) return fail(ERANGE);
   lead.iter_set = true;
   lead.request = {.on_or_after = on_or_after, .duration = duration, .amount = amount};
@@ -507,8 +536,8 @@ int64_t planner_multi_add_span(planner_multi_t* ctx, int64_t start_time, uint64_
     ids.push_back(span);
   }
   if (was_current) {
-    std::vector<count> amounts(len);
-    for (std::size_t i = 0; i < len; ++i) amounts[i] = static_cast<count>(resource_requests[i]);
+    std::vector<units> amounts(len);
+    for (std::size_t i = 0; i < len; ++i) amounts[i] = static_cast<units>(resource_requests[i]);
     ctx->joint_apply(true, start_time, flux::wrapped_end(start_time, duration), amounts, 1);
   }
   return static_cast<int64_t>(id);
@@ -521,7 +550,7 @@ int planner_multi_rem_span(planner_multi_t* ctx, int64_t span_id) {
   // The joint profile gives back what the per-type spans held, when they share one span (after
   // a reset of the planners, old ids may name spans made since, as in Flux).
   bool was_current = ctx->joint_current();
-  std::vector<count> amounts(ctx->size(), 0);
+  std::vector<units> amounts(ctx->size(), 0);
   std::optional<leasehold::interval<tick>> held;
   for (std::size_t i = 0; i < found->second.size(); ++i) {
     const std::int64_t span = found->second[i];
@@ -531,7 +560,7 @@ int planner_multi_rem_span(planner_multi_t* ctx, int64_t span_id) {
     const leasehold::interval<tick> here{begin, begin + planner_span_duration(ctx->at(i), span)};
     if (held && !(*held == here)) was_current = false;
     held = here;
-    amounts[i] = std::max<count>(planner_span_resource_count(ctx->at(i), span), 0);
+    amounts[i] = std::max<units>(planner_span_resource_count(ctx->at(i), span), 0);
     if (planner_rem_span(ctx->at(i), span) == -1) return -1;
   }
   const auto [begin, end] = held.value_or(leasehold::interval<tick>{0, 0});

@@ -17,8 +17,8 @@
 namespace leasehold::flux {
 
 using tick = std::int64_t;
-using count = std::int64_t;
-using profile = free_tree<tick, count>;
+using units = std::int64_t;
+using profile = free_tree<tick, units>;
 using ledger = bookings<profile>;
 
 // Flux adds an unsigned duration to a signed time and reads the sum back as signed; the checks
@@ -34,7 +34,7 @@ enum class cursor_kind { restart, after, exhausted };
 struct pending_request {
   tick on_or_after = 0;
   std::uint64_t duration = 0;
-  count amount = 0;
+  units amount = 0;
   friend bool operator==(const pending_request&, const pending_request&) = default;
 };
 
@@ -42,9 +42,9 @@ struct pending_request {
 
 struct planner_t {
   using tick = leasehold::flux::tick;
-  using count = leasehold::flux::count;
+  using units = leasehold::flux::units;
 
-  count total = 0;
+  units total = 0;
   std::string type;
   tick start = 0;
   tick end = 0;
@@ -68,7 +68,7 @@ struct planner_t {
   std::uint64_t version = 0;
 
   planner_t() = default;
-  planner_t(tick base_time, tick plan_end, count resource_total, std::string resource_type);
+  planner_t(tick base_time, tick plan_end, units resource_total, std::string resource_type);
   // A copy goes on iterating from the request's on_or_after, as Flux's copies do.
   planner_t(const planner_t& other);
   planner_t& operator=(const planner_t& other);
@@ -79,15 +79,15 @@ struct planner_t {
   // Drops every span and starts over on [base_time, plan_end) with the same total.
   void reinitialise(tick base_time, tick plan_end);
 
-  [[nodiscard]] count free_at(tick t) const;
-  [[nodiscard]] count min_free(tick from, tick to) const;
+  [[nodiscard]] units free_at(tick t) const;
+  [[nodiscard]] units min_free(tick from, tick to) const;
   // The first scheduled point (base time or span edge) at or after t.
   [[nodiscard]] std::optional<tick> point_at_or_after(tick t) const;
   // The earliest time at or after `from` where planner_avail_during(t, duration, amount) holds:
   // the span ends by the plan's end and `amount` is free over it (anything holds before the
   // base time and on an empty planner, as in Flux).
   [[nodiscard]] std::optional<tick> earliest_during(tick from, std::uint64_t duration,
-                                                    count amount) const;
+                                                    units amount) const;
 
   void add_edges(tick begin, tick finish);
   void remove_edges(tick begin, tick finish);
@@ -104,14 +104,14 @@ namespace leasehold::flux {
 struct joint_request {
   const planner_t* planner;
   std::uint64_t duration;
-  count amount;
+  units amount;
 };
 
 // The earliest scheduled point of `lead` at or after `from` where lead's request fits and every
 // joint request holds as planner_avail_during would have it. Jumps between the types' own
 // earliest fits, each answered by the ledger.
 std::optional<tick> first_point_fit(const planner_t& lead, tick from, std::uint64_t duration,
-                                    count amount, std::span<const joint_request> others);
+                                    units amount, std::span<const joint_request> others);
 
 // planner_avail_time_next's search as planner_multi drives it: goes on from lead's cursor,
 // and moves the cursor past the answer (or exhausts it).
