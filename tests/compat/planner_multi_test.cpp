@@ -243,6 +243,28 @@ TEST_CASE("flux planner_multi: the joint earliest start is a point of the first 
   }
 }
 
+TEST_CASE("flux planner_multi: five types, and changes made through planner_at") {
+  const std::uint64_t totals[] = {4, 4, 4, 4, 4};
+  const char* names[] = {"core", "gpu", "memory", "node", "ssd"};
+  multi_ptr m(planner_multi_new(0, 100, totals, names, 5));
+  const std::uint64_t half[] = {2, 2, 2, 2, 2};
+  const std::uint64_t ssd_heavy[] = {0, 0, 0, 0, 3};
+  REQUIRE(planner_multi_add_span(m, 0, 10, half, 5) == 0);
+  REQUIRE(planner_multi_add_span(m, 10, 10, ssd_heavy, 5) == 1);
+  // Points of core: 0, 10, 20. ssd: 2 free over [0, 10), 1 over [10, 20).
+  const std::uint64_t want[] = {1, 1, 1, 1, 2};
+  CHECK(planner_multi_avail_time_first(m, 0, 5, want, 5) == 0);
+  CHECK(planner_multi_avail_time_next(m) == 20);
+  CHECK(call([&] { return planner_multi_avail_time_next(m); }) == error(ENOENT));
+  // A span booked on the ssd planner alone, over [20, 30): 20 no longer fits, and 30 is no
+  // point of core's.
+  REQUIRE(planner_add_span(planner_multi_planner_at(m, 4), 20, 10, 3) == 3);
+  CHECK(call([&] { return planner_multi_avail_time_first(m, 0, 5, want, 5); }) == ok(0));
+  CHECK(call([&] { return planner_multi_avail_time_next(m); }) == error(ENOENT));
+  CHECK(planner_rem_span(planner_multi_planner_at(m, 4), 3) == 0);
+  CHECK(planner_multi_avail_time_first(m, 1, 5, want, 5) == 20);
+}
+
 TEST_CASE("flux planner_multi: copy, assign, equality and reset") {
   multi_ptr m(two_types());
   REQUIRE(add(m, 0, 10, 8, 1) == 0);
