@@ -149,6 +149,9 @@ std::vector<std::vector<job>> trace_slices(const std::string& path, std::string&
   return slices;
 }
 
+// The synthetic workload's slices (as many as the SDSC SP2 log's 15-day slices, roughly).
+constexpr std::size_t synthetic_slices = 48;
+
 // Without the trace: 250 jobs per 15 days (the paper's 244 +- 68), arrivals uniformly spread
 // over the slice, R_max = 2^k with k uniform in 0..7 (SP2 jobs are mostly powers of two), run
 // times 60 s x 2^m (m uniform in 0..10, so 1 min .. 17 h) plus up to as much again.
@@ -503,8 +506,8 @@ int report(const sweep_description& d, const std::vector<run_result>& runs,
   if (!write_svg((dir / "adaptive_requests.svg").string(), loads, results, incentives,
                  incentive_gain, d.subtitle()))
     return 1;
-  std::cout << "\nwrote " << (dir / "adaptive_requests.csv").string() << " and "
-            << (dir / "adaptive_requests.svg").string() << "\n";
+  std::cout << "\nwrote " << examples::display_path(dir / "adaptive_requests.csv") << " and "
+            << examples::display_path(dir / "adaptive_requests.svg") << "\n";
   return 0;
 }
 
@@ -596,11 +599,6 @@ int main(int argc, char** argv) {
   loads.erase(std::unique(loads.begin(), loads.end()), loads.end());
 
   if (!examples::make_directories(shard ? std::filesystem::path(shards.dir) : dir)) return 1;
-  std::ofstream per_job;
-  if (!per_job_path.empty()) {
-    if (!examples::open_output(per_job, per_job_path)) return 1;
-    per_job << per_job_table.header();
-  }
 
   // What is printed before the runs is also recorded, for the merge step to print it again.
   std::ostringstream said;
@@ -623,18 +621,34 @@ int main(int argc, char** argv) {
     for (const auto& s : all) total += s.size();
     said << ", " << total << " jobs of at least a minute\n";
     if (!skipped.empty()) said << "note: " << skipped << '\n';
+    if (first >= all.size()) {
+      std::cerr << "error: --first " << first << ": the log has " << all.size()
+                << " slices, numbered 0 to " << all.size() - 1 << '\n';
+      return 2;
+    }
     for (std::size_t i = first; i < all.size() && slices.size() < slice_count; ++i)
       slices.push_back(std::move(all[i]));
   } else {
+    if (first >= synthetic_slices) {
+      std::cerr << "error: --first " << first << ": the synthetic workload has " << synthetic_slices
+                << " slices, numbered 0 to " << synthetic_slices - 1 << '\n';
+      return 2;
+    }
     said << "synthetic workload requested"
          << "; using the synthetic workload (250 jobs / 15 days, 128 processors)\n";
-    for (std::size_t i = 0; i < std::min<std::size_t>(slice_count, 48); ++i)
+    for (std::size_t i = 0; i < std::min(slice_count, synthetic_slices - first); ++i)
       slices.push_back(synthetic_slice(seed + first + i));
   }
   if (slices.empty()) {
     std::cout << said.str();
     std::cerr << "no slices selected\n";
     return 1;
+  }
+  // Opened (and truncated) only once every argument is known to be good.
+  std::ofstream per_job;
+  if (!per_job_path.empty()) {
+    if (!examples::open_output(per_job, per_job_path)) return 1;
+    per_job << per_job_table.header();
   }
   for (std::size_t i = 0; i < slices.size(); ++i) decorate(slices[i], seed + first + i);
   said << "running " << slices.size() << " slice(s) starting at slice " << first << ", loads";

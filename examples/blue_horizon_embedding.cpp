@@ -83,6 +83,10 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << e.what() << '\n';
     return 1;
   }
+  if (leases.empty()) {
+    std::cerr << "error: " << file << " holds no jobs this example can run (an empty log)\n";
+    return 1;
+  }
   std::cout << leases.size() << " leases from " << file << "\n";
 
   auto config = lease::scheduler_config<T>::novm_nosr();

@@ -456,7 +456,8 @@ int report(const sweep_description& d, std::vector<outcome> results, const optio
   if (!write_svg(opts.svg, results, std::to_string(d.jobs) + " jobs per point from " + d.source,
                  opts.timing))
     return 1;
-  std::cout << "\nwrote " << opts.csv << " and " << opts.svg << '\n';
+  std::cout << "\nwrote " << examples::display_path(opts.csv) << " and "
+            << examples::display_path(opts.svg) << '\n';
   if (std::any_of(results.begin(), results.end(), [](const outcome& o) { return o.load <= 1; }))
     std::cout << "note: some inter-arrival times do not overload the machine (load <= 1)\n";
   return 0;
@@ -517,10 +518,9 @@ int main(int argc, char** argv) {
   try {
     options opts;
     if (const auto code = parse(argc, argv, opts)) return *code;
-    // Output directories first, so that a bad path fails before the runs.
-    if (!examples::make_parent_directories(opts.csv) ||
-        !examples::make_parent_directories(opts.svg))
-      return 1;
+    // Outputs first (directories made, paths checked, nothing truncated), so that a bad path
+    // fails before the runs rather than after them.
+    if (!examples::prepare_output(opts.csv) || !examples::prepare_output(opts.svg)) return 1;
     if (!opts.shards.merge_dir.empty()) {
       sweep_description d;
       std::vector<std::string> sweep_lines;

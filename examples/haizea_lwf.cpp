@@ -168,6 +168,7 @@ int report(const Scheduler& scheduler, const std::string& name,
 }
 
 int run(const options& o) {
+  if (!examples::check_input(o.lwf)) return 1;  // a directory, say, is named as one
   std::ifstream in(o.lwf);
   if (!in) {
     std::cerr << "error: cannot open " << o.lwf << " for reading\n";

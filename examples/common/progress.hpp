@@ -6,7 +6,9 @@
 // at most 4 times a second; off a terminal (a batch job's log, a pipe), one line every
 // `interval` seconds (5 by default) from a background thread, so that a log shows the run is
 // alive even while one long unit of work is under way. The estimate assumes the remaining
-// units cost what the finished ones did on average.
+// units cost what the finished ones did on average; when units differ in cost in a known way
+// (a sweep whose cheap runs come first), the program gives each unit a weight, its expected
+// cost relative to the others, and the estimate is elapsed / weight done x weight left.
 //
 // LEASEHOLD_PROGRESS_SECONDS=S sets the interval (whole seconds, the quiet time becomes
 // min(2, S)); 0 prints a line at every unit done and at the end, which the tests use.
@@ -23,6 +25,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <system_error>
@@ -30,15 +33,36 @@
 
 namespace examples {
 
+// LEASEHOLD_PROGRESS_SECONDS, else 5 s; std::nullopt after printing an error naming the value
+// when it is not a whole number of seconds in [0, 86400]. examples::parse checks it before a
+// program opens any output, so that a bad value ends the program with exit code 2 having
+// written (and truncated) nothing, as a bad option does.
+inline std::optional<std::chrono::seconds> progress_interval_from_environment() {
+  const char* text = std::getenv("LEASEHOLD_PROGRESS_SECONDS");
+  if (text == nullptr) return std::chrono::seconds(5);
+  const std::string value = text;
+  long long seconds = -1;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+  if (value.empty() || error != std::errc{} || end != value.data() + value.size() || seconds < 0 ||
+      seconds > 86'400) {
+    std::cerr << "error: LEASEHOLD_PROGRESS_SECONDS=" << value
+              << " is not a whole number of seconds in [0, 86400]\n";
+    return std::nullopt;
+  }
+  return std::chrono::seconds(seconds);
+}
+
 class progress_meter {
  public:
   using clock = std::chrono::steady_clock;
 
-  // `what` names the units ("haizea_experiment runs"); `total` is how many there are.
-  progress_meter(std::string what, std::size_t total)
+  // `what` names the units ("haizea_experiment runs"); `total` is how many there are;
+  // `total_weight` the sum of their weights (by default each weighs 1).
+  progress_meter(std::string what, std::size_t total, std::optional<double> total_weight = {})
       : what_(std::move(what)),
         total_(total),
-        interval_(interval_from_environment()),
+        total_weight_(total_weight.value_or(static_cast<double>(total))),
+        interval_(checked_interval()),
         quiet_(std::min(std::chrono::seconds(2), interval_)),
         started_(clock::now()),
         terminal_(isatty(fileno(stderr)) != 0) {
@@ -50,10 +74,12 @@ class progress_meter {
 
   ~progress_meter() { finish(); }
 
-  // Records `count` more units done; thread-safe.
-  void advance(std::size_t count = 1) {
+  // Records `count` more units done, weighing `weight` together (by default 1 each);
+  // thread-safe.
+  void advance(std::size_t count = 1, std::optional<double> weight = {}) {
     const std::lock_guard lock(mutex_);
     done_ += count;
+    done_weight_ += weight.value_or(static_cast<double>(count));
     if (interval_.count() == 0 || (terminal_ && clock::now() - started_ >= quiet_ &&
                                    clock::now() - last_drawn_ >= std::chrono::milliseconds(250)))
       draw();
@@ -75,21 +101,12 @@ class progress_meter {
   }
 
  private:
-  // LEASEHOLD_PROGRESS_SECONDS, else 5 s. A value that is not a whole number of seconds in
-  // [0, 86400] ends the program with exit code 2, naming it, as a bad option does.
-  static std::chrono::seconds interval_from_environment() {
-    const char* text = std::getenv("LEASEHOLD_PROGRESS_SECONDS");
-    if (text == nullptr) return std::chrono::seconds(5);
-    const std::string value = text;
-    long long seconds = -1;
-    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), seconds);
-    if (value.empty() || error != std::errc{} || end != value.data() + value.size() ||
-        seconds < 0 || seconds > 86'400) {
-      std::cerr << "error: LEASEHOLD_PROGRESS_SECONDS=" << value
-                << " is not a whole number of seconds in [0, 86400]\n";
-      std::exit(2);
-    }
-    return std::chrono::seconds(seconds);
+  // The environment's interval; a bad value (which examples::parse has normally refused
+  // already) ends the program with exit code 2.
+  static std::chrono::seconds checked_interval() {
+    const auto interval = progress_interval_from_environment();
+    if (!interval) std::exit(2);
+    return *interval;
   }
 
   // Off a terminal: a line every interval (after the quiet time) until finish().
@@ -109,10 +126,8 @@ class progress_meter {
     std::ostringstream line;
     line << what_ << ": " << done_ << '/' << total_ << ", " << format_seconds(elapsed)
          << " elapsed";
-    if (done_ > 0 && done_ < total_)
-      line << ", about "
-           << format_seconds(elapsed / static_cast<double>(done_) *
-                             static_cast<double>(total_ - done_))
+    if (done_ > 0 && done_ < total_ && done_weight_ > 0 && total_weight_ > done_weight_)
+      line << ", about " << format_seconds(elapsed / done_weight_ * (total_weight_ - done_weight_))
            << " left";
     if (terminal_)
       std::cerr << '\r' << line.str() << "\x1b[K" << std::flush;
@@ -137,12 +152,14 @@ class progress_meter {
 
   std::string what_;
   std::size_t total_;
+  double total_weight_;
   std::chrono::seconds interval_;
   std::chrono::seconds quiet_;
   clock::time_point started_;
   clock::time_point last_drawn_{};
   bool terminal_;
   std::size_t done_ = 0;
+  double done_weight_ = 0;
   std::size_t drawn_done_ = 0;
   bool shown_ = false;
   bool finished_ = false;

@@ -11,6 +11,8 @@ leasehold_packages=(cmake g++ make libboost-dev nlohmann-json3-dev doctest-dev l
 leasehold_packages+=(libboost-iostreams-dev zlib1g-dev)
 # The SVG figures are checked with a real XML parser and rendered in the tests.
 leasehold_packages+=(libxml2-utils librsvg2-bin)
+# The C API's pkg-config module is checked with pkg-config itself (tests/package/pkg_config_c).
+leasehold_packages+=(pkgconf)
 # The API reference (the docs target and its ctest, warnings as errors).
 leasehold_packages+=(doxygen)
 # The Python module (pybind11), its pytest suite and `pip install --no-build-isolation .`.

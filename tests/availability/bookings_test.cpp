@@ -78,29 +78,6 @@ TEST_CASE_TEMPLATE("bookings: book, release and shrink by id, hand-computed", B,
   CHECK(l.next_id() == booking_id{3});
 }
 
-TEST_CASE_TEMPLATE("bookings: set_total keeps the bookings and refuses a total below them", B,
-                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
-  using T = typename B::time_type;
-  ledger<B> l(B(amount<B>(10)));
-  const booking_id first = l.book({T{0}, T{10}}, amount<B>(4));
-  l.reserve({T{5}, T{15}}, amount<B>(3));  // anonymous: counts as booked too
-  l.set_total(amount<B>(12));
-  CHECK(l.total() == 12);
-  CHECK(l.free_at(T{2}) == 8);
-  CHECK(l.free_at(T{7}) == 5);
-  CHECK(l.free_at(T{20}) == 12);
-  CHECK(l.find(first)->amount == 4);
-
-  // 7 are booked over [5, 10): 6 is refused and nothing changes.
-  const ledger<B> before = l;
-  CHECK_THROWS_AS(l.set_total(amount<B>(6)), insufficient_capacity);
-  CHECK(l == before);
-  l.set_total(amount<B>(7));
-  CHECK(l.free_at(T{7}) == 0);
-  l.release(first);
-  CHECK(l.free_at(T{2}) == 7);
-}
-
 TEST_CASE_TEMPLATE("bookings: a booking of nothing has an id and holds nothing", B,
                    LEASEHOLD_EXACT_SCALAR_BACKENDS) {
   using T = typename B::time_type;
@@ -231,6 +208,39 @@ TEST_CASE_TEMPLATE("bookings: copies are deep, compare equal, and assignment rep
   CHECK(a.empty());
   CHECK(a.free_at(T{5}) == 10);
   CHECK(a.next_id() == booking_id{2});
+}
+
+TEST_CASE_TEMPLATE("bookings: walking and set_total are the profile's, bookings kept", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  static_assert(walkable_availability<ledger<B>>);
+  static_assert(resizable_availability<ledger<B>>);
+  ledger<B> l(B(amount<B>(10)));
+  const booking_id id = l.book({T{10}, T{20}}, amount<B>(4));
+  l.reserve({T{20}, T{40}}, amount<B>(10));
+  CHECK(l.next_change(T{0}) == T{10});
+  CHECK(l.next_change(T{15}) == T{20});
+  CHECK(l.next_change(T{40}) == std::nullopt);
+  const auto in = l.blocks_in({T{5}, T{30}});
+  CHECK(std::vector<typename B::block_type>(in.begin(), in.end()) ==
+        std::vector<typename B::block_type>{{{T{5}, T{10}}, amount<B>(10)},
+                                            {{T{10}, T{20}}, amount<B>(6)},
+                                            {{T{20}, T{30}}, amount<B>(0)}});
+  const auto from = l.blocks_from(T{30});
+  CHECK(std::vector<typename B::block_type>(from.begin(), from.end()) ==
+        std::vector<typename B::block_type>{{{T{30}, T{40}}, amount<B>(0)},
+                                            {{T{40}, forever<T>}, amount<B>(10)}});
+
+  const ledger<B> before = l;
+  CHECK_THROWS_AS(l.set_total(amount<B>(9)), insufficient_capacity);
+  CHECK_THROWS_AS((void)l.next_change(T{-1}), invalid_request);
+  CHECK(l == before);
+  l.set_total(amount<B>(12));
+  CHECK(l.total() == 12);
+  CHECK(l.free_at(T{15}) == 8);
+  CHECK(l.find(id)->amount == 4);
+  l.release(id);
+  CHECK(l.free_at(T{15}) == 12);
 }
 
 TEST_CASE_TEMPLATE("bookings: vectors are booked and shrunk component by component", B,

@@ -1,54 +1,7 @@
 /* C99 test of the C API (include/leasehold/c/leasehold.h), compiled as C with -std=c99
  * -pedantic -Werror. Expectations are hand-computed; every failed call is checked to leave
  * the profile's blocks unchanged. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "leasehold/c/leasehold.h"
-
-static int failures = 0;
-
-#define CHECK(condition)                                                            \
-  do {                                                                              \
-    if (!(condition)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #condition); \
-      ++failures;                                                                   \
-    }                                                                               \
-  } while (0)
-
-#define CHECK_CONTAINS(text, part)                                                           \
-  do {                                                                                       \
-    if (strstr((text), (part)) == NULL) {                                                    \
-      fprintf(stderr, "%s:%d: \"%s\" does not contain \"%s\"\n", __FILE__, __LINE__, (text), \
-              (part));                                                                       \
-      ++failures;                                                                            \
-    }                                                                                        \
-  } while (0)
-
-#define MAX_BLOCKS 16
-
-typedef struct snapshot {
-  size_t count;
-  leasehold_free_block blocks[MAX_BLOCKS];
-} snapshot;
-
-static snapshot take(leasehold_profile* p) {
-  snapshot s;
-  memset(&s, 0, sizeof s);
-  CHECK(leasehold_profile_free_blocks(p, s.blocks, MAX_BLOCKS, &s.count) == LEASEHOLD_OK);
-  return s;
-}
-
-static int same(const snapshot* a, const snapshot* b) {
-  size_t i;
-  if (a->count != b->count) return 0;
-  for (i = 0; i < a->count; ++i)
-    if (a->blocks[i].begin != b->blocks[i].begin || a->blocks[i].end != b->blocks[i].end ||
-        a->blocks[i].free != b->blocks[i].free)
-      return 0;
-  return 1;
-}
+#include "c_check.h"
 
 /* One profile of 10 units from time 0; the slotted ring uses slots of 10 over [0, 400). */
 static void test_profile(const char* backend) {

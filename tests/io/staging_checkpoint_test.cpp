@@ -178,6 +178,19 @@ TEST_CASE("image staging state: states that contradict themselves are refused") 
   state.cache_clocks.pop_back();
   CHECK(refused(state) == "image staging state: 5 caches but 4 use counters");
 
+  // Transfers against the clock: one that has ended but is not over, one over but still to
+  // end.
+  state = good;
+  state.transfers.front().span = {state.now - 20, state.now};
+  CHECK(refused(state) ==
+        "image staging state: transfer " + std::to_string(good.transfers.front().id) + " over [" +
+            std::to_string(good.now - 20) + ", " + std::to_string(good.now) +
+            ") has ended by the clock " + std::to_string(good.now) + " but is not over");
+  state = good;
+  REQUIRE(!state.finished.empty());
+  state.finished.front().span.end = state.now + 1;
+  CHECK(refused(state).ends_with(" is over but ends after the clock " + std::to_string(good.now)));
+
   // A transfer the link does not hold.
   state = good;
   state.link = free_list<T, std::int64_t>(10240, state.now);

@@ -9,12 +9,6 @@
 #include <fstream>
 #include <string>
 
-#include <boost/iostreams/copy.hpp>
-#include <boost/iostreams/device/array.hpp>
-#include <boost/iostreams/device/back_inserter.hpp>
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
-
 namespace leasehold::test {
 
 class scratch_directory {
@@ -46,14 +40,8 @@ class scratch_directory {
   std::filesystem::path path_;
 };
 
-// `text` gzip-compressed (one RFC 1952 member).
-inline std::string gzip(const std::string& text) {
-  std::string out;
-  boost::iostreams::filtering_istreambuf chain;
-  chain.push(boost::iostreams::gzip_compressor());
-  chain.push(boost::iostreams::array_source(text.data(), text.size()));
-  boost::iostreams::copy(chain, boost::iostreams::back_inserter(out));
-  return out;
-}
+// `text` gzip-compressed (one RFC 1952 member). Defined in gzip_compress.cpp, the one
+// translation unit that instantiates Boost.Iostreams' gzip compressor (see there why).
+std::string gzip(const std::string& text);
 
 }  // namespace leasehold::test

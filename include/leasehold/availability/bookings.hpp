@@ -40,7 +40,7 @@
 #include "leasehold/availability/detail/node_pool.hpp"
 #include "leasehold/availability/detail/profile_types.hpp"
 #include "leasehold/availability/latest_fit.hpp"
-#include "leasehold/availability/set_total.hpp"
+#include "leasehold/availability/walk.hpp"
 #include "leasehold/core/capacity.hpp"
 #include "leasehold/core/detail/checked_arithmetic.hpp"
 #include "leasehold/core/detail/checks.hpp"
@@ -312,15 +312,6 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     plan_end_ = end;
   }
 
-  // ---- The capacity -------------------------------------------------------------------------
-  // A new total for the resource, the bookings kept (leasehold::set_total on the profile): every
-  // time's free capacity moves by total - total(). Refused with insufficient_capacity where
-  // more is booked than the new total (bookings with an id and anonymous ones alike), and
-  // nothing changes.
-  void set_total(const C& total) requires resizable_availability<A> {
-    leasehold::set_total(profile_, total);
-  }
-
   // ---- The availability members, forwarded ------------------------------------------------
 
   [[nodiscard]] C total() const { return profile_.total(); }
@@ -367,6 +358,21 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
 
   [[nodiscard]] auto free_blocks() const { return profile_.free_blocks(); }
   [[nodiscard]] std::size_t block_count() const { return profile_.block_count(); }
+
+  // Walking, as leasehold::blocks_from / blocks_in / next_change on the profile (the backend's
+  // own views where it has them): bookings<A> is a walkable_availability over every backend.
+  [[nodiscard]] auto blocks_from(T t) const { return leasehold::blocks_from(profile_, t); }
+  [[nodiscard]] auto blocks_in(interval<T> span) const {
+    return leasehold::blocks_in(profile_, span);
+  }
+  [[nodiscard]] std::optional<T> next_change(T t) const {
+    return leasehold::next_change(profile_, t);
+  }
+
+  // Changes the total as leasehold::set_total: what is booked at every time stays, bookings
+  // included (none can exceed the new total, since the profile refuses a total below what is
+  // booked anywhere: insufficient_capacity naming the earliest such time, nothing changed).
+  void set_total(const C& total) requires resizable_availability<A> { profile_.set_total(total); }
 
   // Bytes held: the profile's (where it tells) and the ledger's nodes.
   [[nodiscard]] std::size_t memory_usage() const noexcept requires measured_availability<A> {

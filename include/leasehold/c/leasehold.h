@@ -23,6 +23,9 @@ extern "C" {
 #define LEASEHOLD_TIME_MIN INT64_MIN
 #define LEASEHOLD_TIME_MAX INT64_MAX
 
+/* The most resources a profile made by leasehold_profile_create_multi holds. */
+#define LEASEHOLD_MAX_RESOURCES 8
+
 typedef enum leasehold_status {
   LEASEHOLD_OK = 0,
   /* A malformed call: non-positive duration or amount, amount above the total, a reversed or
@@ -68,6 +71,12 @@ typedef struct leasehold_free_block {
   int64_t free;
 } leasehold_free_block;
 
+/* A span of time [begin, end): the blocks of the _v calls, whose free values are apart. */
+typedef struct leasehold_span {
+  int64_t begin;
+  int64_t end;
+} leasehold_span;
+
 /* ---- Availability profile ------------------------------------------------------------ */
 
 typedef struct leasehold_profile leasehold_profile;
@@ -85,12 +94,17 @@ const char* leasehold_profile_message(const leasehold_profile* profile);
 /* The backend name the profile was created with. */
 const char* leasehold_profile_backend(const leasehold_profile* profile);
 
-/* Plain accessors: the handle must not be NULL (they have no status to report one). */
+/* Plain accessors: the handle must not be NULL (they have no status to report one).
+ * leasehold_profile_total answers -1 for a profile of several resources (see
+ * leasehold_profile_total_v). */
 int64_t leasehold_profile_total(const leasehold_profile* profile);
 int64_t leasehold_profile_origin(const leasehold_profile* profile);
 
 /* The earliest start s in [window_begin, window_end - duration] with `amount` free over
- * [s, s + duration). *found is 1 and *start is s, or *found is 0 when no start fits. */
+ * [s, s + duration), the window's end clamped to the plan end if one is set. *found is 1 and
+ * *start is s, or *found is 0 when no start fits, a window too short for the duration
+ * included. INVALID_REQUEST for a non-positive duration or amount, an amount above the total,
+ * or a window that ends before it begins. */
 leasehold_status leasehold_profile_earliest_fit(leasehold_profile* profile, int64_t amount,
                                                 int64_t duration, int64_t window_begin,
                                                 int64_t window_end, int* found, int64_t* start);
@@ -121,6 +135,182 @@ leasehold_status leasehold_profile_memory_usage(leasehold_profile* profile, size
  * does. On LEASEHOLD_OUT_OF_MEMORY the profile is unchanged. The other backends have no such
  * layout to renew: for them it does nothing and returns LEASEHOLD_OK. */
 leasehold_status leasehold_profile_compact(leasehold_profile* profile);
+
+/* ---- Bookings with identity ---------------------------------------------------------------
+ * A profile keeps a ledger of the bookings it made (leasehold::bookings): book returns an id,
+ * and release_booking / shrink_booking / find_booking take one. Ids count up from 1 in the order
+ * bookings are made and are never reused; 0 is never a booking. leasehold_profile_reserve and
+ * leasehold_profile_release stay as anonymous bookings (capacity held without an id; a release
+ * checked by the profile alone). leasehold_profile_advance forgets the bookings that end by the
+ * new origin. */
+
+/* One live booking: `amount` held over [begin, end). A booking made before the origin moved
+ * past its begin keeps the span it was made with (it holds capacity from the origin on). */
+typedef struct leasehold_booking {
+  uint64_t id;
+  int64_t begin;
+  int64_t end;
+  int64_t amount;
+} leasehold_booking;
+
+/* Books `amount` over [begin, end) and writes the new booking's id to *id. An amount of 0 holds
+ * nothing and still gets an id. Errors as leasehold_profile_reserve (INVALID_REQUEST for a
+ * negative amount, one above the total, a bad span or a span past the plan end;
+ * INSUFFICIENT_CAPACITY where it is not free); nothing changes and no id is used. */
+leasehold_status leasehold_profile_book(leasehold_profile* profile, int64_t begin, int64_t end,
+                                        int64_t amount, uint64_t* id);
+/* Gives back everything booking `id` holds and forgets it. INVALID_RELEASE, nothing changed,
+ * when id is not a live booking (never made, released, shrunk to nothing or forgotten by
+ * leasehold_profile_advance). */
+leasehold_status leasehold_profile_release_booking(leasehold_profile* profile, uint64_t id);
+/* Gives back `by` of booking id's amount over its whole span (a partial release). *removed is
+ * 1 when nothing was left and the booking is gone, else 0. INVALID_RELEASE for an id that is not
+ * live or a `by` below 0 or above the booking's amount; nothing changes. */
+leasehold_status leasehold_profile_shrink_booking(leasehold_profile* profile, uint64_t id,
+                                                  int64_t by, int* removed);
+/* *found is 1 and *out the booking when id is live; *found is 0 (and *out untouched) when not. */
+leasehold_status leasehold_profile_find_booking(leasehold_profile* profile, uint64_t id,
+                                                leasehold_booking* out, int* found);
+/* The live bookings in id order, with the buffer protocol of leasehold_profile_free_blocks:
+ * *count receives their number; they are copied when capacity >= *count, else
+ * BUFFER_TOO_SMALL and nothing is copied (bookings = NULL, capacity = 0 asks for the size). */
+leasehold_status leasehold_profile_bookings(leasehold_profile* profile, leasehold_booking* bookings,
+                                            size_t capacity, size_t* count);
+/* *count receives the number of live bookings. */
+leasehold_status leasehold_profile_booking_count(leasehold_profile* profile, size_t* count);
+/* *id receives the id the next leasehold_profile_book returns. */
+leasehold_status leasehold_profile_next_booking_id(leasehold_profile* profile, uint64_t* id);
+
+/* ---- Copies and equality ------------------------------------------------------------------ */
+
+/* A deep copy (backend, blocks, bookings, next id, plan end) as a new handle in *out, which
+ * the caller destroys. NULL_ARGUMENT for a null source or out; OUT_OF_MEMORY; on failure *out
+ * is NULL (when out is not) and leasehold_create_message says why. */
+leasehold_status leasehold_profile_copy(const leasehold_profile* source, leasehold_profile** out);
+/* Makes *target a deep copy of *source (its backend too). Strong: on failure (OUT_OF_MEMORY,
+ * NULL_ARGUMENT) target is unchanged. Assigning a handle to itself does nothing. */
+leasehold_status leasehold_profile_assign(leasehold_profile* target,
+                                          const leasehold_profile* source);
+/* *equal is 1 when a and b have the same backend, total, origin, blocks, live bookings, next
+ * booking id and plan end, else 0. NULL_ARGUMENT for a null pointer (the message goes to a,
+ * or to b when a is null). */
+leasehold_status leasehold_profile_equal(const leasehold_profile* a, const leasehold_profile* b,
+                                         int* equal);
+
+/* ---- The plan end -------------------------------------------------------------------------
+ * A horizon no booking and no search may cross (a planner's base time plus its duration):
+ * book and reserve refuse spans that end after it, and leasehold_profile_earliest_fit only
+ * answers starts whose span ends by it (its window's end is clamped to the plan end). None by
+ * default. */
+
+/* has_end 0 removes the plan end; else it becomes `end`. INVALID_REQUEST, nothing changed, when
+ * end is not after the origin or a live booking ends after it. */
+leasehold_status leasehold_profile_set_plan_end(leasehold_profile* profile, int has_end,
+                                                int64_t end);
+/* *has_end is 1 and *end the plan end, or *has_end is 0 and *end LEASEHOLD_TIME_MAX. */
+leasehold_status leasehold_profile_plan_end(leasehold_profile* profile, int* has_end, int64_t* end);
+
+/* ---- Walking the profile and changing its total --------------------------------------------- */
+
+/* The first time after t at which the free capacity differs from that at t (the end of the
+ * block in force at t): *found is 1 and *next that time, or *found is 0 when it never changes
+ * (on slotted_ring: before the horizon's end). INVALID_REQUEST for t before the origin;
+ * OUT_OF_HORIZON for t at or past a ring's horizon. */
+leasehold_status leasehold_profile_next_change(leasehold_profile* profile, int64_t t, int* found,
+                                               int64_t* next);
+/* The maximal blocks that meet [begin, end), in time order, clipped to it, with the buffer
+ * protocol of leasehold_profile_free_blocks. O(log n + k) for k blocks on free_list, free_tree
+ * and reference, which walk in place; capacity_tree and slotted_ring have no such walk and copy
+ * their blocks (O(n)). INVALID_REQUEST for a reversed or empty span or one beginning before the
+ * origin; OUT_OF_HORIZON for an end past a ring's horizon. */
+leasehold_status leasehold_profile_blocks_in(leasehold_profile* profile, int64_t begin, int64_t end,
+                                             leasehold_free_block* blocks, size_t capacity,
+                                             size_t* count);
+/* Changes the total to `total`: the amount booked at every time stays, so every free value
+ * moves by the difference (bookings kept). INSUFFICIENT_CAPACITY, nothing changed, when more
+ * than `total` is booked somewhere (the message names the earliest such time);
+ * INVALID_REQUEST for a total that is not positive. */
+leasehold_status leasehold_profile_set_total(leasehold_profile* profile, int64_t total);
+
+/* ---- Several named resources ---------------------------------------------------------------
+ * A profile of `count` resources (cores, memory, GPUs, licences) whose names are chosen at run
+ * time: every amount is a vector of one value per resource, booked and searched component by
+ * component (a reservation fits where every resource has room). It is the same handle as a
+ * scalar profile and takes every call above; the calls that take or give one int64_t amount
+ * answer INVALID_REQUEST on a profile of more than one resource (the message names the _v call
+ * to use). The _v calls take the same arguments with an amount as an array of n values, in
+ * the order of the names, where n must be the profile's resource count (INVALID_REQUEST naming
+ * both counts if not; NULL_ARGUMENT for a null array); on a scalar profile they take n = 1.
+ * Every other error is the scalar call's, a value too large in any one resource included. */
+
+/* A profile of `count` resources (1..LEASEHOLD_MAX_RESOURCES) named names[0..count) with
+ * totals[0..count) units each, all free from origin on. backend: free_list, free_tree,
+ * reference or slotted_ring (capacity_tree holds one scalar resource: INVALID_REQUEST).
+ * INVALID_REQUEST for a count out of range, an empty name or one given twice (the message
+ * names it), or totals negative in any resource or zero in all; NULL_ARGUMENT for a null
+ * array or name; UNKNOWN_BACKEND. On failure *out is NULL and leasehold_create_message says
+ * why. */
+leasehold_status leasehold_profile_create_multi(const char* backend, size_t count,
+                                                const char* const* names, const int64_t* totals,
+                                                int64_t origin,
+                                                const leasehold_backend_options* options,
+                                                leasehold_profile** out);
+/* Plain accessors, the handle must not be NULL: the number of resources (1 for a scalar
+ * profile), and the name of resource i ("" for a scalar profile's one resource; NULL for i out
+ * of range or a NULL handle). The name lives as long as the profile. */
+size_t leasehold_profile_resource_count(const leasehold_profile* profile);
+const char* leasehold_profile_resource_name(const leasehold_profile* profile, size_t i);
+/* *index receives the position of the resource called `name`. INVALID_REQUEST for a name the
+ * profile does not have (every name, on a scalar profile). */
+leasehold_status leasehold_profile_resource_index(leasehold_profile* profile, const char* name,
+                                                  size_t* index);
+
+/* total[0..n) receives the total of each resource. */
+leasehold_status leasehold_profile_total_v(leasehold_profile* profile, int64_t* total, size_t n);
+/* As leasehold_profile_set_total, every resource at once (all or nothing). */
+leasehold_status leasehold_profile_set_total_v(leasehold_profile* profile, const int64_t* total,
+                                               size_t n);
+/* As leasehold_profile_earliest_fit: the earliest start with amount[r] free in every resource r
+ * over [s, s + duration). */
+leasehold_status leasehold_profile_earliest_fit_v(leasehold_profile* profile, const int64_t* amount,
+                                                  size_t n, int64_t duration, int64_t window_begin,
+                                                  int64_t window_end, int* found, int64_t* start);
+/* As leasehold_profile_reserve / _release: an anonymous booking of amount[0..n). */
+leasehold_status leasehold_profile_reserve_v(leasehold_profile* profile, int64_t begin, int64_t end,
+                                             const int64_t* amount, size_t n);
+leasehold_status leasehold_profile_release_v(leasehold_profile* profile, int64_t begin, int64_t end,
+                                             const int64_t* amount, size_t n);
+/* As leasehold_profile_book: a booking of amount[0..n) (all zero allowed). */
+leasehold_status leasehold_profile_book_v(leasehold_profile* profile, int64_t begin, int64_t end,
+                                          const int64_t* amount, size_t n, uint64_t* id);
+/* As leasehold_profile_shrink_booking: by[r] of each resource r (each between 0 and the
+ * booking's amount of it, else INVALID_RELEASE); *removed is 1 when nothing is left. */
+leasehold_status leasehold_profile_shrink_booking_v(leasehold_profile* profile, uint64_t id,
+                                                    const int64_t* by, size_t n, int* removed);
+/* free[0..n) receives the free capacity of each resource at t / the least over [begin, end). */
+leasehold_status leasehold_profile_free_at_v(leasehold_profile* profile, int64_t t, int64_t* free,
+                                             size_t n);
+leasehold_status leasehold_profile_min_free_v(leasehold_profile* profile, int64_t begin,
+                                              int64_t end, int64_t* free, size_t n);
+/* As leasehold_profile_find_booking, with the booking's amount in amount[0..n) (out->amount is
+ * the first resource's). */
+leasehold_status leasehold_profile_find_booking_v(leasehold_profile* profile, uint64_t id,
+                                                  leasehold_booking* out, int64_t* amount, size_t n,
+                                                  int* found);
+/* As leasehold_profile_bookings: booking i in bookings[i] and its amount in
+ * amounts[i * n .. i * n + n) (amounts holds capacity * n values; bookings[i].amount is the
+ * first resource's). */
+leasehold_status leasehold_profile_bookings_v(leasehold_profile* profile,
+                                              leasehold_booking* bookings, int64_t* amounts,
+                                              size_t n, size_t capacity, size_t* count);
+/* As leasehold_profile_free_blocks / _blocks_in: block i's span in spans[i] and its free
+ * capacity in free[i * n .. i * n + n) (free holds capacity * n values). */
+leasehold_status leasehold_profile_free_blocks_v(leasehold_profile* profile, leasehold_span* spans,
+                                                 int64_t* free, size_t n, size_t capacity,
+                                                 size_t* count);
+leasehold_status leasehold_profile_blocks_in_v(leasehold_profile* profile, int64_t begin,
+                                               int64_t end, leasehold_span* spans, int64_t* free,
+                                               size_t n, size_t capacity, size_t* count);
 
 /* ---- Slot table ---------------------------------------------------------------------- */
 

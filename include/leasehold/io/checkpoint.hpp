@@ -18,6 +18,7 @@
 // Backends whose constructor takes more than (total, origin) (slotted_ring) are built by a
 // `make(total, origin)` callable the caller passes.
 
+#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -32,14 +33,18 @@
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/free_block.hpp"
 #include "leasehold/core/time.hpp"
+#include "leasehold/io/checkpoint_checksum.hpp"
 #include "leasehold/io/json.hpp"
 
 namespace leasehold::io {
 
-// The format's name and version. A reader accepts exactly this version: a checkpoint is
-// state, and guessing at the meaning of another version's fields would corrupt it.
+// The format's name and the version written. A reader accepts the versions it knows, from
+// checkpoint_oldest_version on, and no other: a checkpoint is state, and guessing at the
+// meaning of another version's fields would corrupt it. Version 2 added the checksum
+// (checkpoint_checksum.hpp); version 1, without it, is still read.
 inline constexpr std::string_view checkpoint_format = "leasehold-checkpoint";
-inline constexpr std::int64_t checkpoint_version = 1;
+inline constexpr std::int64_t checkpoint_version = 2;
+inline constexpr std::int64_t checkpoint_oldest_version = 1;
 
 // Builds a backend with total capacity `total` and origin `origin`: A(total, origin).
 struct construct_profile {
@@ -103,11 +108,32 @@ template <capacity_value C>
   }
 }
 
-// The envelope every checkpoint starts with.
+// The envelope every checkpoint starts with. The checksum is written unsealed (zeros) and
+// filled in by the save functions once the text is complete (sealed_text).
 inline void write_header(json_writer& w, std::string_view kind) {
   w.member("format", checkpoint_format);
   w.member("version", checkpoint_version);
+  w.member("checksum", "crc32c:" + std::string(unsealed_digits));
   w.member("kind", kind);
+}
+
+// The text of a finished checkpoint, sealed.
+[[nodiscard]] inline std::string sealed_text(json_writer& w) { return seal_checkpoint(w.take()); }
+
+// Parses a checkpoint's text after checking its checksum (before anything else is read). A
+// text without one parses only as an older version: a version-2 document whose checksum is
+// not where the bytes say (reformatted, or the member's name corrupted) is refused.
+[[nodiscard]] inline json_value parse_checkpoint(std::string_view text) {
+  const bool sealed = verify_checkpoint_checksum(text);
+  json_value doc = json_reader::parse(text);
+  if (!sealed && doc.type() == json_value::kind::object) {
+    const json_value* version = doc.find("version");
+    if (version != nullptr && version->type() == json_value::kind::number &&
+        version->as_integer<std::int64_t>() >= 2)
+      doc.fail("a checkpoint of version " + std::to_string(version->as_integer<std::int64_t>()) +
+               " without a checksum in the form \"checksum\": \"crc32c:<8 hex digits>\"");
+  }
+  return doc;
 }
 
 template <time_value T, capacity_value C>
@@ -123,10 +149,25 @@ inline void check_header(const json_value& doc, std::string_view kind) {
     format.fail("not a leasehold checkpoint (format \"" + format.as_string() + "\")");
   const json_value& version = doc.at("version");
   if (version.type() != json_value::kind::number) version.fail("expected an integer version");
-  if (version.as_integer<std::int64_t>() != checkpoint_version)
-    version.fail("unsupported checkpoint version " +
-                 std::to_string(version.as_integer<std::int64_t>()) +
-                 " (this build reads version " + std::to_string(checkpoint_version) + ")");
+  const auto v = version.as_integer<std::int64_t>();
+  if (v < checkpoint_oldest_version || v > checkpoint_version)
+    version.fail("unsupported checkpoint version " + std::to_string(v) +
+                 " (this build reads versions " + std::to_string(checkpoint_oldest_version) +
+                 " to " + std::to_string(checkpoint_version) + ")");
+  // From version 2 on the checksum is part of the envelope (checked, when the text is at
+  // hand, by parse_checkpoint); version 1 had none.
+  const json_value* checksum = doc.find("checksum");
+  if (v >= 2 && checksum == nullptr) doc.fail("missing member \"checksum\"");
+  if (v < 2 && checksum != nullptr)
+    checksum->fail("a checkpoint of version " + std::to_string(v) + " has no checksum");
+  if (checksum != nullptr) {
+    const std::string& text = checksum->as_string();
+    const std::string_view digits =
+        std::string_view(text).substr(std::min<std::size_t>(text.size(), 7));
+    if (!text.starts_with("crc32c:") || digits.size() != checksum_digits ||
+        !std::ranges::all_of(digits, is_lower_hex))
+      checksum->fail("the checksum is not \"crc32c:\" and eight lowercase hex digits");
+  }
   const json_value& k = doc.at("kind");
   if (k.as_string() != kind)
     k.fail("a checkpoint of a " + k.as_string() + ", expected a " + std::string(kind));
@@ -281,7 +322,7 @@ template <availability A>
 [[nodiscard]] std::string save_profile(const A& a) {
   json_writer w;
   write_profile(w, a);
-  return w.take();
+  return detail::sealed_text(w);
 }
 
 template <availability A, class Make = construct_profile>
@@ -290,8 +331,8 @@ requires detail::profile_maker<Make, A>
   using T = typename A::time_type;
   using C = typename A::capacity_type;
   detail::check_header(doc, "availability");
-  doc.only_members({"format", "version", "kind", "time_type", "capacity_type", "total", "origin",
-                    "blocks", "end"});
+  doc.only_members({"format", "version", "checksum", "kind", "time_type", "capacity_type", "total",
+                    "origin", "blocks", "end"});
   detail::check_types<T, C>(doc);
   const C total = detail::read_capacity<C>(doc.at("total"));
   if (!is_positive(total)) doc.at("total").fail("total capacity must be positive");
@@ -313,7 +354,7 @@ requires detail::profile_maker<Make, A>
 template <availability A, class Make = construct_profile>
 requires detail::profile_maker<Make, A>
 [[nodiscard]] A load_profile(std::string_view text, const Make& make = {}) {
-  return read_profile<A>(json_reader::parse(text), make);
+  return read_profile<A>(detail::parse_checkpoint(text), make);
 }
 
 // ---- slot tables ------------------------------------------------------------------------------
@@ -345,7 +386,7 @@ template <availability A>
 [[nodiscard]] std::string save_slot_table(const cluster::slot_table<A>& table) {
   json_writer w;
   write_slot_table(w, table);
-  return w.take();
+  return detail::sealed_text(w);
 }
 
 // Restores the nodes of a slot table from `body` (the members write_slot_table_body wrote).
@@ -390,8 +431,8 @@ template <availability A, class Make = construct_profile>
 requires detail::profile_maker<Make, A>
 [[nodiscard]] cluster::slot_table<A> read_slot_table(const json_value& doc, const Make& make = {}) {
   detail::check_header(doc, "slot_table");
-  doc.only_members({"format", "version", "kind", "time_type", "capacity_type", "per_node_total",
-                    "origin", "nodes"});
+  doc.only_members({"format", "version", "checksum", "kind", "time_type", "capacity_type",
+                    "per_node_total", "origin", "nodes"});
   detail::check_types<typename A::time_type, typename A::capacity_type>(doc);
   return read_slot_table_body<A>(doc, make);
 }
@@ -399,7 +440,7 @@ requires detail::profile_maker<Make, A>
 template <availability A, class Make = construct_profile>
 requires detail::profile_maker<Make, A>
 [[nodiscard]] cluster::slot_table<A> load_slot_table(std::string_view text, const Make& make = {}) {
-  return read_slot_table<A>(json_reader::parse(text), make);
+  return read_slot_table<A>(detail::parse_checkpoint(text), make);
 }
 
 }  // namespace leasehold::io

@@ -197,6 +197,19 @@ void write_scheduler_state(json_writer& w, const State& state,
   }
 }
 
+// The member of `v` at `path` ("terms.per_node"), or the deepest one of it that is there.
+[[nodiscard]] inline const json_value& member_at(const json_value& v, std::string_view path) {
+  const json_value* at = &v;
+  while (!path.empty() && at->type() == json_value::kind::object) {
+    const std::size_t dot = path.find('.');
+    const json_value* next = at->find(path.substr(0, dot));
+    if (next == nullptr) break;
+    at = next;
+    path = dot == std::string_view::npos ? std::string_view{} : path.substr(dot + 1);
+  }
+  return *at;
+}
+
 // Reads the state, checking each part against the document (so that an error names where
 // it is), and builds the scheduler with import_state(), which rebuilds its indexes and
 // checks the records against the slot table.
@@ -292,6 +305,10 @@ S read_scheduler_state(const json_value& doc, const Make& make, Prep prep) {
       return S::import_state(std::move(state), std::move(prep));
     } catch (const format_error&) {
       throw;
+    } catch (const policy::lease::invalid_lease_record& e) {
+      // A record the scheduler could not have made: named by its path, down to the member.
+      const json_value& records = e.finished() ? doc.at("finished") : doc.at("leases");
+      member_at(records.as_array().at(e.index()), e.field()).fail(e.what());
     } catch (const error& e) {
       doc.fail(e.what());
     }
@@ -323,7 +340,7 @@ template <class A, class P, class Q, class N>
 [[nodiscard]] std::string save_scheduler(const policy::lease::lease_scheduler<A, P, Q, N>& s) {
   json_writer w;
   write_scheduler(w, s);
-  return w.take();
+  return detail::sealed_text(w);
 }
 
 // Restores a lease_scheduler; `make(total, origin)` builds each node profile (see
@@ -338,8 +355,8 @@ template <class Scheduler, class Make = construct_profile,
     std::type_identity_t<std::optional<Prep>> prep = std::nullopt) {
   using A = typename Scheduler::table_type::node_type;
   detail::check_header(doc, "lease_scheduler");
-  doc.only_members({"format", "version", "kind", "time_type", "capacity_type", "config", "now",
-                    "table", "leases", "queue", "reserved", "events", "on_node", "finished",
+  doc.only_members({"format", "version", "checksum", "kind", "time_type", "capacity_type", "config",
+                    "now", "table", "leases", "queue", "reserved", "events", "on_node", "finished",
                     "preparation"});
   detail::check_types<typename A::time_type, typename A::capacity_type>(doc);
   const json_value* saved = doc.find("preparation");
@@ -366,7 +383,7 @@ template <class Scheduler, class Make = construct_profile,
 [[nodiscard]] Scheduler load_scheduler(
     std::string_view text, const Make& make = {},
     std::type_identity_t<std::optional<Prep>> prep = std::nullopt) {
-  return read_scheduler<Scheduler>(json_reader::parse(text), make, std::move(prep));
+  return read_scheduler<Scheduler>(detail::parse_checkpoint(text), make, std::move(prep));
 }
 
 }  // namespace leasehold::io

@@ -108,19 +108,32 @@ TEST_CASE("scheduler state: inconsistent states are refused, naming the problem"
   auto* running = first_in(state, lease_state::running);
   REQUIRE(running != nullptr);
   running->current->nodes.back() = 99;
-  CHECK(error_of(state) == "scheduler state: lease " + std::to_string(running->terms.id) +
-                               " is booked on node 99 but the table has 6");
+  CHECK(error_of(state).starts_with("scheduler state: lease " + std::to_string(running->terms.id) +
+                                    ": current.nodes names "));
+  CHECK(error_of(state).ends_with(" distinct nodes of the 6 in increasing order"));
 
   // A running lease marked done still holds its booking in the table.
   state = good;
   running = first_in(state, lease_state::running);
   running->state = lease_state::done;
-  CHECK(error_of(state).starts_with("inconsistent scheduler state: lease_scheduler: "));
+  CHECK(error_of(state) == "scheduler state: lease " + std::to_string(running->terms.id) +
+                               ": it is done but has a segment");
 
   // A booking the table does not hold.
   state = good;
   running = first_in(state, lease_state::running);
   running->current->per_node[0] += 1;
+  CHECK(error_of(state).starts_with("scheduler state: lease " + std::to_string(running->terms.id) +
+                                    ": its segment books "));
+  // A segment moved as a whole, consistent in itself, but not what the table holds.
+  state = good;
+  auto* scheduled = first_in(state, lease_state::scheduled);
+  REQUIRE(scheduled != nullptr);
+  REQUIRE(scheduled->is_best_effort());
+  for (T* t :
+       {&scheduled->current->booked.begin, &scheduled->current->booked.end,
+        &scheduled->current->run.begin, &scheduled->current->run.end, &scheduled->current->finish})
+    *t += 1;
   CHECK(error_of(state).starts_with("inconsistent scheduler state: lease_scheduler: node "));
 
   // An event before the clock.
@@ -128,7 +141,26 @@ TEST_CASE("scheduler state: inconsistent states are refused, naming the problem"
   running = first_in(state, lease_state::running);
   running->current->finish = state.now - 1;
   CHECK(error_of(state).starts_with("scheduler state: lease " + std::to_string(running->terms.id) +
-                                    " has an event at "));
+                                    ": its segment finishes at "));
+
+  // A record submit() would have refused: which record, which member.
+  state = good;
+  auto* waiting = first_in(state, lease_state::queued);
+  REQUIRE(waiting != nullptr);
+  waiting->terms.per_node[cpu] = 2;
+  const auto index = static_cast<std::size_t>(waiting - state.leases.data());
+  try {
+    (void)scheduler::import_state(state);
+    FAIL("imported a lease wider than a node");
+  } catch (const invalid_lease_record& e) {
+    CHECK(std::string(e.field()) == "terms.per_node");
+    CHECK(!e.finished());
+    CHECK(e.index() == index);
+    CHECK(std::string(e.what()).starts_with("scheduler state: lease " +
+                                            std::to_string(waiting->terms.id) +
+                                            " (best-effort): "
+                                            "per-node resources "));
+  }
 
   // The config is checked as the constructor checks it.
   state = good;

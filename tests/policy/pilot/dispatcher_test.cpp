@@ -230,6 +230,10 @@ TEST_CASE("dispatcher: randomised, no job on a worker whose time left is too sho
       }
       CHECK(d.queued_count() == model.size());
       CHECK(d.running_count() == running.size());
+      // The per-walltime counts are the queue counted.
+      std::map<std::int64_t, std::size_t> counted;
+      for (const auto& [walltime, id] : model) ++counted[walltime];
+      CHECK(d.queued_by_walltime() == counted);
     }
     CHECK(starts > 300);  // the run exercised the rule, not just the queue
   }

@@ -69,6 +69,30 @@ TEST_CASE_TEMPLATE(
   CHECK(service.history()[0].released_at == std::optional<std::int64_t>(105));
 }
 
+TEST_CASE("pilot_service: a round plans only the queued jobs the active blocks do not cover") {
+  free_list<> cluster(8);
+  cluster.reserve({0, 100}, 6);
+  pilot_service<free_list<>> service(cluster, small_site());
+  for (std::uint64_t id = 0; id < 4; ++id) service.submit({.id = id, .walltime = 10});
+  // The first block: 4 workers over [100, 120), 80 worker-ticks (as in the test above).
+  REQUIRE(service.plan(0).size() == 1);
+  // Six more jobs of 10 and two of 30. The block's 80 ticks cover eight of the ten 10s (the
+  // boundary falls inside the jobs of one walltime); the other two 10s and both 30s (longer than
+  // the 20 the block has) are planned: T = 2 x (10 + 10 + 30 + 30) = 160, h = 60, w = 4, which
+  // covers all four. Four cores are free from 100 on, next to the first block.
+  for (std::uint64_t id = 4; id < 10; ++id) service.submit({.id = id, .walltime = 10});
+  service.submit({.id = 10, .walltime = 30});
+  service.submit({.id = 11, .walltime = 30});
+  const std::vector<block_record<>> second = service.plan(1);
+  REQUIRE(second.size() == 1);
+  CHECK(second[0].jobs_planned == 4);
+  CHECK(second[0].walltime == 60);
+  CHECK(second[0].workers == 4);
+  CHECK(second[0].booked == interval<std::int64_t>{100, 160});
+  // Everything is covered now.
+  CHECK(service.plan(2).empty());
+}
+
 TEST_CASE("pilot_service: worker start-up and batch latency are booked before the workers run") {
   free_list<> cluster(8);
   pilot_config<> config = small_site();

@@ -154,6 +154,31 @@ TEST_CASE("haizea lwf: errors name the element or the line") {
                               "type=\"Memory\"/></node-set>\n          <node-set"))
             .find("CPU amount 150 is not a multiple of 100") != std::string::npos);
   CHECK(lwf_error_of("<lease-requests/>") == "the document has no <lease-workload> root element");
+  // A signed time is refused, not read as its absolute value.
+  CHECK(lwf_error_of(replaced(document, "arrival=\"00:20:00\"", "arrival=\"-00:00:10\"")) ==
+        "<lease-request> #3: <lease-request arrival=\"-00:00:10\">: not a time HH:MM:SS[.ss]");
+  CHECK(lwf_error_of(replaced(document, "arrival=\"00:20:00\"", "arrival=\"00:-1:10\""))
+            .find("not a time") != std::string::npos);
+  // Bytes a terminal would act on are escaped when the attribute is echoed.
+  CHECK(lwf_error_of(replaced(document, "01:00:00.00", "\x1b[2J")) ==
+        "<lease-request> #1 (arrival 00:00:00.00): <duration time=\"\\x1b[2J\">: not a time "
+        "HH:MM:SS[.ss]");
+}
+
+TEST_CASE("haizea lwf: node counts above the sanity limit are refused before any allocation") {
+  CHECK(haizea::lwf_max_nodes == 100'000);
+  CHECK(lwf_error_of(replaced(document, "numnodes=\"4\"", "numnodes=\"10000000\"")) ==
+        "<site>: <node-set numnodes=\"10000000\">: more than 100000 (the reader's sanity "
+        "limit)");
+  CHECK(lwf_error_of(replaced(document, "numnodes=\"3\"", "numnodes=\"99999999999999999999\""))
+            .find("not an integer >= 1") != std::string::npos);
+  // The limit is on the sum of a <nodes> element's sets: 99,999 + 3 is over, 99,997 + 3 not.
+  CHECK(lwf_error_of(replaced(document, "numnodes=\"1\"><res amount=\"200\"",
+                              "numnodes=\"99999\"><res amount=\"200\"")) ==
+        "<lease-request> #2 (arrival 00:15:00.50): <nodes> holds 100002 nodes or more: more "
+        "than 100000 (the reader's sanity limit)");
+  CHECK(lwf_error_of(replaced(document, "numnodes=\"1\"><res amount=\"200\"",
+                              "numnodes=\"99997\"><res amount=\"200\"")) == "");
 
   const auto broken = lwf_error_of(replaced(document, "</site>", "</site"));
   CHECK(broken.rfind("line 14: malformed XML", 0) == 0);

@@ -141,6 +141,21 @@ TEST_CASE("swf: malformed lines name the line and the offending text") {
     CHECK(line == 1);
     CHECK(message.find("negative submit time -1") != std::string::npos);
   }
+  SUBCASE("negative processor counts other than -1 (unknown)") {
+    const auto [line, message] = error_of(good + "2 5 0 10 1 -1 -1 -4 60 -1 1 1 1 1 1 1 -1 -1\n");
+    CHECK(line == 2);
+    CHECK(message.find("negative processor count -4 requested (field 8)") != std::string::npos);
+    const auto [line5, message5] = error_of("1 0 0 10 -2 -1 -1 1 60 -1 1 1 1 1 1 1 -1 -1\n");
+    CHECK(line5 == 1);
+    CHECK(message5.find("negative processor count -2 allocated (field 5)") != std::string::npos);
+    // -1 (unknown) in both fields is data, as in the archive's logs.
+    CHECK(read_text("1 0 0 10 -1 -1 -1 -1 60 -1 1 1 1 1 1 1 -1 -1\n").records.size() == 1);
+  }
+  SUBCASE("bytes a terminal would act on are escaped when the line is quoted") {
+    const auto [line, message] = error_of(good + "2 \x1b[2J\x7f\xff\t5\n");
+    CHECK(line == 2);
+    CHECK(message == "line 2: expected 18 fields, found 3: '2 \\x1b[2J\\x7f\\xff\\t5'");
+  }
   SUBCASE("submit times out of order") {
     const auto [line, message] =
         error_of("1 50 0 10 1 -1 -1 1 60 -1 1 1 1 1 1 1 -1 -1\n" +

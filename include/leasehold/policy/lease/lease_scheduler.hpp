@@ -56,6 +56,7 @@
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/lease/config.hpp"
 #include "leasehold/policy/lease/detail/transactions.hpp"
+#include "leasehold/policy/lease/lease_errors.hpp"
 #include "leasehold/policy/lease/lease_record.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/policy/lease/node_choice.hpp"
@@ -66,12 +67,6 @@
 #include "leasehold/policy/lease/vm_time_model.hpp"
 
 namespace leasehold::policy::lease {
-
-// A lease the scheduler refuses to consider at all: malformed terms, a duplicate id, time
-// running backwards. Nothing changes when it is thrown.
-struct invalid_lease : invalid_request {
-  using invalid_request::invalid_request;
-};
 
 enum class admission {
   accepted,  // an advance reservation or immediate lease is booked
@@ -269,10 +264,12 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
   // preparation step, queue order and node choice given; a preparation step with state of
   // its own (image staging) must be the one the records were booked with. The queue, the
   // pending events and the leases on each node are rebuilt from the records. Throws
-  // invalid_request naming the first inconsistency (a bad config, a clock that is not the
-  // table's origin, a duplicate id, a reservation that is not a scheduled best-effort lease,
-  // a segment on a node the table does not have, or an event in the past, and whatever
-  // validate() finds between the records and the table).
+  // invalid_request naming the first inconsistency: a bad config, a clock that is not the
+  // table's origin, a record this scheduler could not have made (invalid_lease_record, naming
+  // the record and its member: terms submit() would refuse, a time after the clock, work that
+  // does not add up, a history out of order, a segment that does not follow from the terms;
+  // detail/lease_checks.hpp), a duplicate id, a reservation that is not a scheduled
+  // best-effort lease, and whatever validate() finds between the records and the table.
   [[nodiscard]] static lease_scheduler import_state(state_type state, Preparation prep = {},
                                                     QueueOrder order = {}, NodeChoice choice = {}) {
     using leasehold::detail::describe;
@@ -282,6 +279,16 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
                                      state.table.origin()));
     lease_scheduler s(std::move(state.table), state.config, std::move(prep), std::move(order),
                       std::move(choice));
+    const auto check = [&s](const record_type& record, bool finished, std::size_t index) {
+      try {
+        s.check_record(record);
+      } catch (const invalid_lease& e) {
+        throw invalid_lease_record(describe("scheduler state: ", e.what()), e.field(), finished,
+                                   index);
+      }
+    };
+    for (std::size_t i = 0; i < state.leases.size(); ++i) check(state.leases[i], false, i);
+    for (std::size_t i = 0; i < state.finished.size(); ++i) check(state.finished[i], true, i);
     for (record_type& record : state.leases) {
       const std::uint64_t id = record.terms.id;
       const auto [it, fresh] = s.leases_.emplace(id, std::move(record));
@@ -390,6 +397,8 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
   using base::admit;
   using base::begin_order;
   using base::booked_vector;
+  using base::check_record;
+  using base::check_terms;
   using base::choice_;
   using base::close_segment;
   using base::config_;
@@ -467,58 +476,6 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
       throw invalid_lease(leasehold::detail::describe(operation, " lease ", id, ": unknown lease"));
     run_events_until(now);
     return it->second;
-  }
-  void check_terms(const terms_type& t, time_type now) const {
-    using leasehold::detail::describe;
-    auto fail = [&](const auto&... parts) {
-      throw invalid_lease(describe("lease ", t.id, " (", t.kind, "): ", parts...));
-    };
-    if (leases_.contains(t.id)) fail("a lease with this id was already submitted");
-    if (t.nodes <= 0) fail("asks for ", t.nodes, " nodes; it needs at least one");
-    if (static_cast<std::uint64_t>(t.nodes) > table_.node_count())
-      fail("asks for ", t.nodes, " nodes but the cluster has ", table_.node_count());
-    if (t.duration <= 0) fail("duration ", t.duration, " must be positive");
-    // time_for multiplies by (100 + slowdown %); keep that and now + twice the span in range.
-    if (t.duration > std::numeric_limits<time_type>::max() / 200 - overhead(t) ||
-        !leasehold::detail::checked_add(now,
-                                        static_cast<time_type>(2 * (t.duration + overhead(t)))))
-      fail("duration ", t.duration, " overflows the time type");
-    if (t.real_duration < 0 || t.real_duration > t.duration)
-      fail("real duration ", t.real_duration, " outside [0, duration ", t.duration, "]");
-    if (!is_positive(t.per_node)) fail("per-node resources ", t.per_node, " must be positive");
-    if (!fits(booked_vector(t), table_.per_node_total()))
-      fail("per-node resources ", booked_vector(t), " exceed a node's ", table_.per_node_total());
-    if (t.submit > now) fail("submitted at ", t.submit, ", after the current time ", now);
-    if (t.image && t.image->size_mb < 0) fail("image size ", t.image->size_mb, " is negative");
-    if (t.hold_in_queue && t.kind != lease_kind::best_effort)
-      fail("only a best-effort lease can be held in the queue");
-    if constexpr (requires { prep_.check_terms(t); }) {
-      try {
-        prep_.check_terms(t);
-      } catch (const error& e) {
-        fail(e.what());
-      }
-    }
-    const time_type span = static_cast<time_type>(t.duration + overhead(t));
-    if (t.kind != lease_kind::best_effort && config_.reservation_overhead_inside &&
-        reservation_time_for(t.duration) <= overhead(t))
-      fail("duration ", t.duration, " leaves no run before its shutdown (", overhead(t),
-           " s, inside the reservation)");
-    if (t.kind == lease_kind::advance_reservation) {
-      if (!t.start && !t.start_window)
-        fail("an advance reservation needs a start or a start window");
-      if (t.start && *t.start < now)
-        fail("start ", *t.start, " is in the past (the current time is ", now, ")");
-      if (t.start_window) {
-        if (t.start_window->end < t.start_window->begin)
-          fail("start window ", *t.start_window, " ends before it begins");
-        if (t.start_window->end < now)
-          fail("start window ", *t.start_window, " is in the past (the current time is ", now, ")");
-      }
-      const time_type latest = t.start ? *t.start : t.start_window->end;
-      if (!leasehold::detail::checked_add(latest, span))
-        fail("start ", latest, " + duration overflows the time type");
-    }
   }
 };
 

@@ -40,7 +40,8 @@
 //     uncovered after the round's last block wait for the next round.
 //
 // Each round is O(n log n) in the number of jobs given (the sort), which is why the paper runs
-// it periodically rather than per submitted job.
+// it periodically rather than per submitted job; O(n) when they come sorted by walltime, as
+// pilot_service gives them, with one exp per distinct walltime.
 
 #include <algorithm>
 #include <cmath>
@@ -178,14 +179,20 @@ class block_planner {
     // Step 1.
     result.order.resize(walltimes.size());
     std::iota(result.order.begin(), result.order.end(), std::size_t{0});
-    std::stable_sort(result.order.begin(), result.order.end(),
-                     [&](std::size_t a, std::size_t b) { return walltimes[a] < walltimes[b]; });
+    // pilot_service hands the walltimes over sorted already (its queue is ordered by
+    // walltime): then the identity is the stable order, and a round need not sort.
+    if (!std::is_sorted(walltimes.begin(), walltimes.end()))
+      std::stable_sort(result.order.begin(), result.order.end(),
+                       [&](std::size_t a, std::size_t b) { return walltimes[a] < walltimes[b]; });
     // Step 2.
     result.block_count = walltimes.empty() ? 0 : blocks_this_round(active_blocks);
     // Steps 3 and 4.
     std::vector<double> overallocated(walltimes.size());
     for (std::size_t k = 0; k < walltimes.size(); ++k) {
-      overallocated[k] = overallocated_walltime(walltimes[result.order[k]]);
+      // In walltime order equal walltimes are neighbours: the same value, without another exp.
+      const bool same = k > 0 && walltimes[result.order[k]] == walltimes[result.order[k - 1]];
+      overallocated[k] =
+          same ? overallocated[k - 1] : overallocated_walltime(walltimes[result.order[k]]);
       result.total_size += overallocated[k];
     }
     // Step 5.

@@ -15,7 +15,8 @@
 //
 // Costs: submit O(log q) for q queued jobs; dispatch O(b + w log q) for b blocks and w free
 // workers; complete O(1) expected plus a scan of the block list (tens of blocks at most, the
-// site's block limit).
+// site's block limit); capacity_left O(b + workers), never the queue, since a planning round
+// asks it every time.
 
 #include <algorithm>
 #include <cstddef>
@@ -122,7 +123,14 @@ class dispatcher {
           detail::describe("submit job ", job.id, ": id already queued or running"));
     const auto position = queue_.emplace(job.walltime, job.id);
     try {
-      jobs_.emplace(job.id, job_state{.walltime = job.walltime, .queued_at = position});
+      const auto counted = queued_counts_.try_emplace(job.walltime, 0).first;
+      try {
+        jobs_.emplace(job.id, job_state{.walltime = job.walltime, .queued_at = position});
+      } catch (...) {
+        if (counted->second == 0) queued_counts_.erase(counted);
+        throw;
+      }
+      ++counted->second;
     } catch (...) {
       queue_.erase(position);
       throw;
@@ -150,6 +158,8 @@ class dispatcher {
         if (started.size() == started.capacity()) started.reserve(2 * started.size() + 8);
         job_state& job = jobs_.at(id);
         queue_.erase(fit);
+        if (const auto counted = queued_counts_.find(walltime); --counted->second == 0)
+          queued_counts_.erase(counted);
         queued_walltime_ -= static_cast<double>(walltime);
         job.queued_at.reset();
         job.block = state.block.id;
@@ -221,11 +231,15 @@ class dispatcher {
       if (from < to)
         capacity += static_cast<double>(state.block.workers) * static_cast<double>(to - from);
     }
-    for (const auto& [id, job] : jobs_) {
-      if (job.queued_at) continue;
-      const T end = job.start + job.walltime;
-      if (end > now) capacity -= static_cast<double>(end - now);
-    }
+    // The running jobs through the blocks' workers, not jobs_: that holds every queued job
+    // too, and a planning round would walk the whole queue.
+    for (const block_state& state : blocks_)
+      for (const std::optional<std::uint64_t>& running : state.running) {
+        if (!running) continue;
+        const job_state& job = jobs_.find(*running)->second;
+        const T end = job.start + job.walltime;
+        if (end > now) capacity -= static_cast<double>(end - now);
+      }
     return std::max(0.0, capacity);
   }
 
@@ -240,6 +254,11 @@ class dispatcher {
   }
 
   [[nodiscard]] const queue_type& queue() const noexcept { return queue_; }
+  // How many queued jobs have each walltime, shortest first: the queue in O(distinct walltimes)
+  // for a caller that needs only sums over it (pilot_service's coverage walk).
+  [[nodiscard]] const std::map<T, std::size_t>& queued_by_walltime() const noexcept {
+    return queued_counts_;
+  }
   [[nodiscard]] std::size_t queued_count() const noexcept { return queue_.size(); }
   [[nodiscard]] double queued_walltime() const noexcept { return queued_walltime_; }
   [[nodiscard]] std::size_t running_count() const noexcept { return jobs_.size() - queue_.size(); }
@@ -288,6 +307,7 @@ class dispatcher {
   dispatch_config<T> config_;
   std::vector<block_state> blocks_;
   queue_type queue_;
+  std::map<T, std::size_t> queued_counts_;             // queue_ counted by walltime, no zero counts
   std::unordered_map<std::uint64_t, job_state> jobs_;  // queued and running
   double queued_walltime_ = 0;                         // a sum of walltimes may exceed T
 };

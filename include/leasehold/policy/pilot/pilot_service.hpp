@@ -13,6 +13,7 @@
 // service's periodic planning loop) passes `now`.
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -211,20 +212,41 @@ class pilot_service {
     const T until = horizon_end.value_or(forever<T>);
     const double capacity = dispatcher_.capacity_left(now, until);
     const T longest = dispatcher_.longest_left(now, until);
-    const auto& queue = dispatcher_.queue();
-    if (queue.empty()) return {};
-    if (dispatcher_.queued_walltime() <= capacity && std::prev(queue.end())->first <= longest)
+    // The queue as counts per walltime: a round costs O(distinct walltimes + uncovered jobs),
+    // not O(queued jobs). Most of a long queue is covered by the blocks already requested,
+    // and walking it job by job every round made a run quadratic in its jobs.
+    const auto& counts = dispatcher_.queued_by_walltime();
+    if (counts.empty()) return {};
+    if (dispatcher_.queued_walltime() <= capacity && std::prev(counts.end())->first <= longest)
       return {};
-    auto job = queue.begin();
+    auto group = counts.begin();
+    std::size_t covered_in_group = 0;  // of *group, the shortest jobs first
     double used = 0;
-    while (job != queue.end() && job->first <= longest &&
-           used + static_cast<double>(job->first) <= capacity) {
-      used += static_cast<double>(job->first);
-      ++job;
+    for (; group != counts.end() && group->first <= longest; ++group) {
+      const auto walltime = static_cast<double>(group->first);
+      // How many of the group still fit: as many as adding them one by one would admit.
+      std::size_t fit = 0;
+      if (used + walltime <= capacity) {
+        const double room = std::floor((capacity - used) / walltime);
+        fit = room >= static_cast<double>(group->second) ? group->second
+                                                         : static_cast<std::size_t>(room);
+        while (fit > 0 && used + static_cast<double>(fit) * walltime > capacity) --fit;
+        while (fit < group->second && used + static_cast<double>(fit + 1) * walltime <= capacity)
+          ++fit;
+      }
+      used += static_cast<double>(fit) * walltime;
+      if (fit < group->second) {
+        covered_in_group = fit;
+        break;
+      }
     }
+    std::size_t uncovered = 0;
+    for (auto rest = group; rest != counts.end(); ++rest) uncovered += rest->second;
+    uncovered -= covered_in_group;
     std::vector<T> walltimes;
-    walltimes.reserve(static_cast<std::size_t>(std::distance(job, queue.end())));
-    for (; job != queue.end(); ++job) walltimes.push_back(job->first);
+    walltimes.reserve(uncovered);
+    for (; group != counts.end(); ++group, covered_in_group = 0)
+      walltimes.insert(walltimes.end(), group->second - covered_in_group, group->first);
     return walltimes;
   }
 

@@ -166,8 +166,9 @@ class image_staging {
 
   // A staging step holding `state` (as export_state() gave it). Throws invalid_request naming
   // the first inconsistency: a bad config, caches that do not fit or do not match the node
-  // count, duplicate or out-of-range ids, and whatever validate() finds between the caches,
-  // the leases' references, the transfers and the link.
+  // count, a link or a transfer that contradicts the clock (a transfer ended but not over, or
+  // over but still to end), duplicate or out-of-range ids, and whatever validate() finds
+  // between the caches, the leases' references, the transfers and the link.
   [[nodiscard]] static image_staging import_state(state_type state) {
     using leasehold::detail::describe;
     const auto fail = [](const auto&... parts) {
@@ -189,6 +190,15 @@ class image_staging {
         if (node >= s.caches_.size())
           fail(what, " names node ", node, " but there are ", s.caches_.size());
     };
+    // The clock: a transfer is over exactly when it has ended by then (sync() retires it).
+    for (const auto& tr : state.transfers)
+      if (tr.span.end <= state.now)
+        fail("transfer ", tr.id, " over ", tr.span, " has ended by the clock ", state.now,
+             " but is not over");
+    for (const auto& tr : state.finished)
+      if (tr.span.end > state.now)
+        fail("transfer ", tr.id, " over ", tr.span, " is over but ends after the clock ",
+             state.now);
     for (auto& tr : state.transfers) {
       const std::uint64_t id = tr.id;
       check_nodes(tr.nodes, describe("transfer ", id));

@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <istream>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,6 +52,13 @@ namespace leasehold::haizea {
 struct lwf_error : workload::parse_error {
   using workload::parse_error::parse_error;
 };
+
+// The most nodes one <nodes> element (the site's, or one request's) may describe, summed
+// over its node sets: a sanity limit, since the site becomes one slot table row per node and
+// a count read from a file must not be able to exhaust memory before anything is printed
+// (a "numnodes" of ten million took 14 GB). Ten times the largest machine in the Parallel
+// Workloads Archive's logs, far beyond any Haizea workload.
+inline constexpr std::int64_t lwf_max_nodes = 100'000;
 
 struct lwf_node_set {
   std::int64_t count = 1;
@@ -102,7 +110,9 @@ inline std::optional<std::int64_t> parse_time(std::string_view text) {
     } else {
       const auto value =
           leasehold::detail::parse_int(piece, leasehold::detail::fraction_policy::reject);
-      if (!value || *value < 0 || piece.empty() || piece.front() == '+' ||
+      // No sign at all: "-00:00:10" is not ten seconds after the start (parse_int reads
+      // "-00" as 0, so the sign must be refused here).
+      if (!value || *value < 0 || piece.empty() || piece.front() == '+' || piece.front() == '-' ||
           (i == 1 && *value >= 60) || piece.find_first_of(".eE") != std::string_view::npos)
         return std::nullopt;
       parts[i] = *value;
@@ -176,18 +186,25 @@ class lwf_reader {
     const auto text = attribute(element, element_name, name);
     const auto seconds = parse_time(text);
     if (!seconds)
-      fail("<" + element_name + " " + name + "=\"" + text + "\">: not a time HH:MM:SS[.ss]");
+      fail("<" + element_name + " " + name + "=\"" + leasehold::detail::escape(text) +
+           "\">: not a time HH:MM:SS[.ss]");
     return *seconds;
   }
 
-  std::int64_t integer_attribute(const tree& element, const std::string& element_name,
-                                 const std::string& name, std::int64_t minimum) const {
+  std::int64_t integer_attribute(
+      const tree& element, const std::string& element_name, const std::string& name,
+      std::int64_t minimum, std::int64_t maximum = std::numeric_limits<std::int64_t>::max()) const {
     const auto text = attribute(element, element_name, name);
     const auto value = leasehold::detail::parse_int(leasehold::detail::trim(text),
                                                     leasehold::detail::fraction_policy::reject);
     if (!value || *value < minimum)
-      fail(leasehold::detail::describe("<", element_name, " ", name, "=\"", text,
+      fail(leasehold::detail::describe("<", element_name, " ", name, "=\"",
+                                       leasehold::detail::escape(text),
                                        "\">: not an integer >= ", minimum));
+    if (*value > maximum)
+      fail(leasehold::detail::describe("<", element_name, " ", name, "=\"",
+                                       leasehold::detail::escape(text), "\">: more than ", maximum,
+                                       " (the reader's sanity limit)"));
     return *value;
   }
 
@@ -195,10 +212,15 @@ class lwf_reader {
     const auto nodes = parent.get_child_optional("nodes");
     if (!nodes) fail("lacks <nodes>");
     std::vector<lwf_node_set> sets;
+    std::int64_t total = 0;
     for (const auto& [tag, set] : *nodes) {
       if (tag != "node-set") continue;
       lwf_node_set parsed;
-      parsed.count = integer_attribute(set, "node-set", "numnodes", 1);
+      parsed.count = integer_attribute(set, "node-set", "numnodes", 1, lwf_max_nodes);
+      total += parsed.count;
+      if (total > lwf_max_nodes)
+        fail(leasehold::detail::describe("<nodes> holds ", total, " nodes or more: more than ",
+                                         lwf_max_nodes, " (the reader's sanity limit)"));
       for (const auto& [res_tag, res] : set) {
         if (res_tag != "res") continue;
         parsed.resources.emplace_back(attribute(res, "res", "type"),
@@ -214,7 +236,8 @@ class lwf_reader {
     where_ = leasehold::detail::describe("<lease-request> #", index);
     lwf_lease lease;
     lease.arrival = time_attribute(element, "lease-request", "arrival");
-    where_ += " (arrival " + attribute(element, "lease-request", "arrival") + ")";
+    where_ += " (arrival " +
+              leasehold::detail::escape(attribute(element, "lease-request", "arrival")) + ")";
     if (const auto real = element.get_child_optional("realduration"))
       lease.real_duration = time_attribute(*real, "realduration", "time");
     const auto body = element.get_child_optional("lease");
@@ -227,7 +250,8 @@ class lwf_reader {
     else if (preemptible == "false" || preemptible == "False")
       lease.preemptible = false;
     else
-      fail("<lease preemptible=\"" + preemptible + "\">: expected true or false");
+      fail("<lease preemptible=\"" + leasehold::detail::escape(preemptible) +
+           "\">: expected true or false");
     lease.nodes = node_sets(*body);
     const auto start = body->get_child_optional("start");
     if (!start) fail("<lease> lacks <start> (empty for best-effort)");

@@ -9,10 +9,11 @@
 //   requested time, requested time <= 0, -1 in any field. They are kept as they are; the
 //   lease conversion (swf_leases.hpp) decides what they mean.
 // - Errors: a line with other than 18 fields, a field that is not a number, a negative
-//   submit time, a submit time before the previous record's, and a header key the reader
-//   knows (MaxProcs, ...) with a value that is not an integer. With on_error::stop the
-//   first one throws parse_error (line number and offending text); with on_error::skip the
-//   line is dropped and counted in log::skipped.
+//   submit time, a submit time before the previous record's, a processor count (allocated
+//   or requested) below -1 (no job runs on -4 processors, and -1 is the only "unknown"), and
+//   a header key the reader knows (MaxProcs, ...) with a value that is not an integer. With
+//   on_error::stop the first one throws parse_error (line number and offending text); with
+//   on_error::skip the line is dropped and counted in log::skipped.
 // - Field 6 (average CPU time) is a real number; "-1" reads as -1.0 (unknown).
 // - A fractional number in an integer field (e.g. "12.5" memory, which some converted logs
 //   contain) is rounded to the nearest integer by default (ties away from zero), or
@@ -199,6 +200,12 @@ class reader {
     if (r.submit < 0)
       fail(leasehold::detail::describe("negative submit time ", r.submit, ": ",
                                        leasehold::detail::quote(text)));
+    for (const auto& [count, what] : {std::pair{r.allocated_procs, "allocated (field 5)"},
+                                      std::pair{r.requested_procs, "requested (field 8)"}})
+      if (count < -1)
+        fail(leasehold::detail::describe(
+            "negative processor count ", count, " ", what,
+            " (-1 is the only value meaning unknown): ", leasehold::detail::quote(text)));
     if (last_submit_ && r.submit < *last_submit_)
       fail(leasehold::detail::describe(
           "submit time ", r.submit, " is before the previous ", *last_submit_,

@@ -27,6 +27,7 @@
 #include "leasehold/core/detail/describe.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/policy/lease/detail/lease_book.hpp"
+#include "leasehold/policy/lease/detail/lease_checks.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
 
 namespace leasehold::policy::lease::detail {

@@ -138,11 +138,12 @@ class transactions : public Base {
 };
 
 // The lease scheduler's layers, each a mixin over the one below it (docs/leases.md): the
-// state, admission of reservations, best-effort planning, the clock, the transactions. A layer
-// takes the layer below as its only parameter, so it names no other layer and reaches the
-// lease_book's types and policies (preparation_type, queue_order_type) through it.
+// state, the checks of what a lease may be, admission of reservations, best-effort planning, the
+// clock, the transactions. A layer takes the layer below as its only parameter, so it names no
+// other layer and reaches the lease_book's types and policies (preparation_type, queue_order_type)
+// through it.
 template <class A, class Preparation, class QueueOrder, class NodeChoice>
 using lease_layers = transactions<event_clock<best_effort_planning<
-    reservation_admission<lease_book<A, Preparation, QueueOrder, NodeChoice>>>>>;
+    reservation_admission<lease_checks<lease_book<A, Preparation, QueueOrder, NodeChoice>>>>>>;
 
 }  // namespace leasehold::policy::lease::detail

@@ -31,17 +31,39 @@ namespace leasehold::detail {
   return text;
 }
 
-// The offending text quoted in an error message, cut to a length a terminal shows whole.
-[[nodiscard]] inline std::string quote(std::string_view text, std::size_t limit = 120) {
-  std::string quoted = "'";
-  if (text.size() > limit) {
-    quoted.append(text.substr(0, limit));
-    quoted.append("...");
-  } else {
-    quoted.append(text);
+// Text from a file as an error message shows it, cut to a length a terminal shows whole.
+// Bytes outside printable ASCII (control characters, DEL, and every byte of a non-ASCII or
+// binary line) and the backslash are written as escapes (\t, \r, \n, \\, \xNN), so that a
+// garbage line in a file is shown, never acted on by the terminal that prints the message.
+[[nodiscard]] inline std::string escape(std::string_view text, std::size_t limit = 120) {
+  std::string quoted;
+  const bool cut = text.size() > limit;
+  for (const char c : cut ? text.substr(0, limit) : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\\') {
+      quoted.append("\\\\");
+    } else if (c == '\t') {
+      quoted.append("\\t");
+    } else if (c == '\r') {
+      quoted.append("\\r");
+    } else if (c == '\n') {
+      quoted.append("\\n");
+    } else if (byte < 0x20 || byte >= 0x7f) {
+      constexpr char digits[] = "0123456789abcdef";
+      quoted.append("\\x");
+      quoted.push_back(digits[byte >> 4]);
+      quoted.push_back(digits[byte & 0xf]);
+    } else {
+      quoted.push_back(c);
+    }
   }
-  quoted.push_back('\'');
+  if (cut) quoted.append("...");
   return quoted;
+}
+
+// The offending text quoted in an error message: escape()d, between single quotes.
+[[nodiscard]] inline std::string quote(std::string_view text, std::size_t limit = 120) {
+  return "'" + escape(text, limit) + "'";
 }
 
 // Reads an istream in large chunks and hands out one line at a time (without its '\n',
