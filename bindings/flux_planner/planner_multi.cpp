@@ -85,7 +85,6 @@ using joint_variant =
 joint_variant make_joint(std::span<const planner_t* const> planners) {
   joint_variant result;
   switch (planners.size()) {
-#ifndef TMP_FORCE_DYNAMIC
     case 2:
       result.emplace<1>(planners);
       break;
@@ -95,7 +94,6 @@ joint_variant make_joint(std::span<const planner_t* const> planners) {
     case 4:
       result.emplace<3>(planners);
       break;
-#endif
     default:
       result.emplace<4>(planners);
       break;
