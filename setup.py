@@ -33,6 +33,7 @@ class cmake_build(build_ext):
                 "-DLEASEHOLD_BUILD_BENCHMARKS=OFF",
                 "-DLEASEHOLD_BUILD_EXAMPLES=OFF",
                 "-DLEASEHOLD_BUILD_C=OFF",
+                "-DLEASEHOLD_BUILD_FLUX_PLANNER=OFF",
                 "-DLEASEHOLD_INSTALL=OFF",
             ]
         )
