@@ -120,6 +120,20 @@ TEST_CASE_TEMPLATE("bookings: an anonymous release of a booking's capacity is ca
   CHECK_THROWS_AS(l.validate(), invariant_violation);
 }
 
+TEST_CASE_TEMPLATE("bookings: clear releases every booking or none", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  ledger<B> l(B(amount<B>(10)));
+  (void)l.book({T{20}, T{30}}, amount<B>(2));
+  (void)l.book({T{0}, T{10}}, amount<B>(4));
+  l.release({T{0}, T{10}}, amount<B>(4));  // what the second booking holds, given back anonymously
+  const ledger<B> before = l;
+  // The first booking's release succeeds, the second's is refused: the first stays booked.
+  CHECK_THROWS_AS(l.clear(), invalid_release);
+  CHECK(l == before);
+  CHECK(l.free_at(T{25}) == 8);
+}
+
 TEST_CASE_TEMPLATE("bookings: the plan end bounds bookings and searches", B,
                    LEASEHOLD_EXACT_SCALAR_BACKENDS) {
   using T = typename B::time_type;

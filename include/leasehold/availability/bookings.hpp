@@ -278,15 +278,13 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
   // Releases every live booking (anonymous reserves stay) and keeps counting ids from where
   // they were.
   void clear() {
-    if constexpr (!nothrow_rollback_availability<A>) {
-      A before = profile_;  // a release of a backend without the declaration may allocate
-      for (const node& n : by_id_)
-        if (!is_zero(n.amount)) before.release(held_span(n), n.amount);
-      profile_ = std::move(before);
-    } else {
-      for (const node& n : by_id_)
-        if (!is_zero(n.amount)) profile_.release(held_span(n), n.amount);
-    }
+    // On a copy, for every backend: a release can fail even where undoing one cannot (an
+    // anonymous release(span, c) may have given back what a booking holds), and the bookings
+    // released before it must then stay booked.
+    A after = profile_;
+    for (const node& n : by_id_)
+      if (!is_zero(n.amount)) after.release(held_span(n), n.amount);
+    profile_ = std::move(after);
     clear_ledger();
   }
 
