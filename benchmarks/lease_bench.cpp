@@ -14,6 +14,7 @@
 
 #include <leasehold/availability/reference.hpp>
 #include <leasehold/policy/lease/lease_scheduler.hpp>
+#include <leasehold/policy/staging/image_staging.hpp>
 #include <leasehold/sim/lease_simulation.hpp>
 #include <leasehold/sim/metrics.hpp>
 #include <leasehold/sim/workload/ar_generator.hpp>
@@ -161,6 +162,60 @@ BENCHMARK(bm_submit_after)
     ->Args({100'000, 1})
     ->Args({1'000, 0})
     ->Args({100'000, 0})
+    ->Iterations(2'000)
+    ->Unit(benchmark::kMicrosecond);
+
+// A service with image staging that runs for a long time: 4 nodes of one CPU, one 100 MB
+// image sent to each lease's node without reuse (every lease gets its own copy, so every lease
+// has a transfer), best-effort leases of one node for 60-240 s arriving every 100 s on average
+// (about 40 % of the cluster), finished leases retired. After `range(0)` submissions (not
+// timed), each iteration times one more submit(). The per-call cost must depend on the live
+// leases and transfers only: with the strong guarantee on it must not grow with the history.
+void bm_submit_after_staged(benchmark::State& state) {
+  namespace staging = leasehold::policy::staging;
+  using backend = lh::free_list<T, lease::node_resources>;
+  const auto history = static_cast<std::size_t>(state.range(0));
+  lease::scheduler_config<T> config;
+  config.in_vms = false;
+  config.suspend = lease::suspension::none;
+  config.migrate = lease::migration::none;
+  config.retire_finished = true;
+  config.strong_guarantee = state.range(1) != 0;
+  staging::staging_config sc;
+  sc.reuse = false;
+  sc.cache_mb = 1000;
+  staging::image_staging<> step(4, sc);
+  step.add_image({"img", 100});
+  lease::lease_scheduler<backend, staging::image_staging<>> scheduler(
+      lh::cluster::slot_table<backend>(4, lease::node_resources{1, 1024, 10000, 10}), config,
+      std::move(step));
+  std::mt19937_64 rng(2026);
+  std::uint64_t id = 0;
+  T now = 0;
+  auto submit_next = [&] {
+    now += std::max<T>(1, static_cast<T>(std::exponential_distribution<double>(0.01)(rng)));
+    lease::lease_terms<T> t;
+    t.id = ++id;
+    t.submit = now;
+    t.nodes = 1;
+    t.per_node = {1, 1024, 0, 0};
+    t.duration = std::uniform_int_distribution<T>(60, 240)(rng);
+    t.real_duration = t.duration;
+    t.image = lease::disk_image{"img", 100};
+    benchmark::DoNotOptimize(scheduler.submit(t, now));
+  };
+  for (std::size_t i = 0; i < history; ++i) submit_next();
+  for (auto _ : state) submit_next();
+  state.counters["queue"] = static_cast<double>(scheduler.queue_size());
+  state.counters["live_leases"] = static_cast<double>(scheduler.leases().size());
+  state.SetItemsProcessed(state.iterations());
+}
+// Args: {submissions before the timed ones, strong guarantee}.
+BENCHMARK(bm_submit_after_staged)
+    ->Args({2'000, 1})
+    ->Args({20'000, 1})
+    ->Args({2'000, 0})
+    ->Args({20'000, 0})
     ->Iterations(2'000)
     ->Unit(benchmark::kMicrosecond);
 

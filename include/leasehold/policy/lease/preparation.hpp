@@ -91,4 +91,23 @@ concept transfer_reporting_preparation = preparation<P, T, C> &&
   {p.take_transfer_events(now)};
 };
 
+// transactional_preparation: a preparation step with state that takes back the changes of a
+// failed call itself:
+//  - begin_transaction(): from now on changes are recorded (may throw; nothing has changed);
+//  - commit_transaction() noexcept: the call succeeded;
+//  - rollback_transaction() noexcept: every change since begin_transaction() is undone.
+// Why: the lease scheduler gives each public call the strong guarantee; a step without these is
+// copied whole before each call, which costs what the step holds (its history) instead of what
+// the call changes.
+//   valid:   staging::image_staging<>
+//   invalid: images_predeployed (it has no state to take back)
+template <class P>
+concept transactional_preparation = requires(P& p) {
+  p.begin_transaction();
+  { p.commit_transaction() }
+  noexcept;
+  { p.rollback_transaction() }
+  noexcept;
+};
+
 }  // namespace leasehold::policy::lease

@@ -43,6 +43,7 @@
 
 #include "leasehold/availability/concept.hpp"
 #include "leasehold/availability/free_list.hpp"
+#include "leasehold/availability/journal.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
@@ -104,9 +105,20 @@ class image_staging {
   [[nodiscard]] const std::map<std::uint64_t, transfer_type>& transfers() const noexcept {
     return transfers_;
   }
-  // Every transfer that has ended, in the order they ended (for Gantt charts and logs).
+  // Every transfer that has ended and has not been taken, in the order they ended (for Gantt
+  // charts and logs).
   [[nodiscard]] const std::vector<transfer_type>& finished_transfers() const noexcept {
     return finished_;
+  }
+  // Hands out the finished transfers and forgets them, so that memory and the cost of a call
+  // depend on the transfers booked and under way only. The lease scheduler calls it at the end
+  // of each call when it retires finished leases (scheduler_config::retire_finished): its
+  // observer has heard of each transfer's end by then. ready() no longer counts what was taken.
+  std::vector<transfer_type> take_finished_transfers() {
+    if (!journal_.active()) return std::exchange(finished_, {});
+    std::vector<transfer_type> taken = finished_;  // those ended since the last take
+    journal_.assign(finished_, std::vector<transfer_type>{});
+    return taken;
   }
   // When the last transfer booked for the lease ends (booked, under way or over): when its
   // images are all there if none came from the cache; nullopt if no transfer serves it.
@@ -287,9 +299,12 @@ class image_staging {
           it->second.nodes == announced.nodes)
         continue;
       events.push_back({transfer_change::withdrawn, announced});
-      if (it != transfers_.end()) it->second.announced = false;
+      if (it != transfers_.end()) {
+        journal_.save_entry(transfers_, id);
+        it->second.announced = false;
+      }
     }
-    tentative_.clear();
+    if (!tentative_.empty()) journal_.assign(tentative_, std::map<std::uint64_t, notice_type>{});
     for (std::size_t i = ended_before; i < finished_.size(); ++i) {
       transfer_type& tr = finished_[i];
       if (!tr.announced) events.push_back({transfer_change::started, notice_of(tr)});
@@ -298,9 +313,13 @@ class image_staging {
     }
     for (auto& [id, tr] : transfers_) {
       if (tr.announced || tr.span.begin > now) continue;
+      journal_.save_entry(transfers_, id);
       tr.announced = true;
       events.push_back({transfer_change::started, notice_of(tr)});
-      if (!has_started(tr, now)) tentative_.emplace(id, events.back().notice);
+      if (!has_started(tr, now)) {
+        journal_.save_entry(tentative_, id);
+        tentative_.emplace(id, events.back().notice);
+      }
     }
     // In time order; at one instant withdrawals first, then starts, then ends.
     std::ranges::stable_sort(events, {}, [](const transfer_event& e) {
@@ -311,6 +330,32 @@ class image_staging {
     });
     return events;
   }
+
+  // ---- transactions (policy::lease::transactional_preparation) ------------------------------
+
+  // Between begin_transaction() and commit_transaction() every change this step makes is
+  // recorded in its journal (availability/journal.hpp); rollback_transaction() takes them all
+  // back, newest first, in place, without throwing. The lease scheduler wraps each of its
+  // public calls in one, so that a call that fails leaves the step as it was at a cost of what
+  // the call changed rather than a copy of the whole step. The link needs a backend that can
+  // undo a booking without throwing (nothrow_rollback_availability).
+  void begin_transaction() requires nothrow_rollback_availability<Link> {
+    touched_.assign(caches_.size(), false);  // may throw: nothing has changed yet
+    journal_.begin();
+  }
+  // The call succeeded: forget how to undo it, and let the link forget the past up to the clock
+  // (which advance_to of a nothrow_rollback backend does without throwing for a later time).
+  void commit_transaction() noexcept requires nothrow_rollback_availability<Link> {
+    journal_.commit();
+    link_.advance_to(now_);
+  }
+  void rollback_transaction() noexcept requires nothrow_rollback_availability<Link> {
+    journal_.rollback();
+    // The memos are keyed by version_, which is not taken back: a memo made during the call
+    // would otherwise still match the link as it was restored.
+    ++version_;
+  }
+  [[nodiscard]] bool in_transaction() const noexcept { return journal_.active(); }
 
   // ---- the preparation step (policy::lease::preparation) -----------------------------------
 
@@ -407,6 +452,7 @@ class image_staging {
     hold h;
     h.start = booked.begin;
     if (!t.image) {
+      journal_.save_entry(holds_, t.id);
       holds_.emplace(t.id, std::move(h));
       return;
     }
@@ -473,11 +519,15 @@ class image_staging {
     }
 
     // Commit (nothing below throws for inputs checked above, short of allocation failure).
-    link_ = std::move(trial);
+    if (!spans.empty() || !jobs.empty()) journal_.assign(link_, std::move(trial));
     ++version_;
     for (const job& j : jobs)
       if (j.transfer != 0) move_transfer(j.transfer, j.placed);
     std::vector<std::uint64_t> created;
+    if (!spans.empty()) {
+      journal_.save(next_transfer_id_);
+      journal_.save(next_order_);
+    }
     for (std::size_t i = 0; i < spans.size(); ++i) {
       transfer_type tr;
       tr.id = next_transfer_id_++;
@@ -490,13 +540,17 @@ class image_staging {
       else
         tr.nodes = {need[i]};
       created.push_back(tr.id);
+      journal_.save_entry(transfers_, tr.id);
       transfers_.emplace(tr.id, std::move(tr));
     }
     next_order_ += spans.size();
     // The node now waits for the image from transfer tr, which serves this lease there.
     const auto awaits = [&](std::size_t node, transfer_type& tr) {
+      journal_.save_entry(incoming_, {node, key});
       incoming_[{node, key}] = tr.id;
+      touch_cache(node);
       caches_[node].acquire(key);
+      journal_.save_entry(transfers_, tr.id);
       tr.users[{t.id, node}] = {booked.begin, is_protected};
       h.refs.push_back(node);
     };
@@ -504,9 +558,12 @@ class image_staging {
       const std::size_t node = need[i];
       transfer_type& tr =
           transfers_.at(created[config_.mechanism == transfer_mechanism::multicast ? 0 : i]);
+      touch_cache(node);
       if (caches_[node].find(key) != nullptr) {
         // Arriving too late through another transfer: this one delivers it sooner.
-        tr.users.merge(detach(node, key));
+        auto moved = detach(node, key);
+        journal_.save_entry(transfers_, tr.id);
+        tr.users.merge(std::move(moved));
         caches_[node].set_arrival(key, tr.span.end);
       } else {
         for (const auto& victim : caches_[node].insert(key, t.image->id, size, tr.span.end))
@@ -517,9 +574,11 @@ class image_staging {
     }
     for (std::size_t node : join) {
       const time_type arrival = transfers_.at(*joined).span.end;
+      touch_cache(node);
       for (const auto& victim : caches_[node].insert(key, t.image->id, size, arrival))
         evicted(node, victim);
       transfer_type& tr = transfers_.at(*joined);
+      journal_.save_entry(transfers_, tr.id);
       if (const auto at = std::ranges::lower_bound(tr.nodes, node);
           at == tr.nodes.end() || *at != node)
         tr.nodes.insert(at, node);
@@ -537,14 +596,17 @@ class image_staging {
         const bool others =
             std::ranges::any_of(tr.users, [&t](const auto& kv) { return kv.first.first != t.id; });
         ++(others ? h.piggybacks : h.misses);
+        journal_.save_entry(transfers_, tr.id);
         tr.users[{t.id, node}] = {booked.begin, is_protected};
       } else {
         ++h.piggybacks;
       }
+      touch_cache(node);
       caches_[node].acquire(key);
       h.refs.push_back(node);
     }
     h.key = key;
+    journal_.save_entry(holds_, t.id);
     holds_.emplace(t.id, std::move(h));
   }
 
@@ -572,15 +634,18 @@ class image_staging {
     if (it == holds_.end()) return;
     const hold& h = it->second;
     if (now >= h.start) {
+      journal_.save(stats_);
       stats_.cache_hits += h.hits;
       stats_.cache_misses += h.misses;
       stats_.piggybacks += h.piggybacks;
     }
     std::vector<std::uint64_t> left;  // shared transfers this lease used, not started yet
     for (std::size_t node : h.refs) {
+      touch_cache(node);
       caches_[node].release(h.key);
       if (const auto in = incoming_.find({node, h.key}); in != incoming_.end()) {
         transfer_type& tr = transfers_.at(in->second);
+        journal_.save_entry(transfers_, tr.id);
         tr.users.erase({id, node});
         if (has_started(tr, now)) continue;
         if (config_.reuse) {
@@ -602,7 +667,7 @@ class image_staging {
     // again, or slide-back re-planning) and adopts it instead of fetching its image anew.
     // Once the lease has run, its copies anywhere are dropped.
     if (!config_.reuse && now > h.start) drop_orphans(h.key, {});
-    holds_.erase(it);
+    (void)journal_.erase(holds_, it);
   }
 
   // Throws invariant_violation when the caches, transfers and link disagree. For tests.
@@ -762,9 +827,13 @@ class image_staging {
   void move_transfer(std::uint64_t id, interval<time_type> span) {
     transfer_type& tr = transfers_.at(id);
     if (tr.span == span) return;
+    journal_.save_entry(transfers_, id);
     tr.span = span;
     for (const auto& [where, tid] : incoming_)
-      if (tid == id) caches_[where.first].set_arrival(where.second, span.end);
+      if (tid == id) {
+        touch_cache(where.first);
+        caches_[where.first].set_arrival(where.second, span.end);
+      }
   }
 
   // Whether no lease needs `key` on `node` through the transfer (without reuse a node may
@@ -786,7 +855,8 @@ class image_staging {
     const auto in = incoming_.find({node, key});
     if (in == incoming_.end()) return moved;
     const std::uint64_t id = in->second;
-    incoming_.erase(in);
+    (void)journal_.erase(incoming_, in);
+    journal_.save_entry(transfers_, id);
     transfer_type& tr = transfers_.at(id);
     bool still_sent = false;
     for (auto other = incoming_.lower_bound({node, std::string()});
@@ -802,9 +872,10 @@ class image_staging {
       }
     }
     if (tr.nodes.empty() && !has_started(tr, now_)) {
-      link_.release(tr.span);
+      const interval<time_type> span = tr.span;
+      journal_.apply([&] { link_.release(span); }, [this, span]() noexcept { link_.book(span); });
       ++version_;
-      transfers_.erase(id);
+      journal_.erase_key(transfers_, id);
     }
     return moved;
   }
@@ -817,6 +888,7 @@ class image_staging {
       if (e == nullptr || e->references != 0 || incoming_.contains({node, key}) ||
           std::ranges::find(keep, node) != keep.end())
         continue;
+      touch_cache(node);
       caches_[node].erase(key);
     }
   }
@@ -828,8 +900,10 @@ class image_staging {
     const auto copies = arriving_through(transfers_.at(transfer));
     for (const auto& [node, key] : copies) {
       (void)detach(node, key);
-      if (const auto* e = caches_[node].find(key); e != nullptr && e->references == 0)
+      if (const auto* e = caches_[node].find(key); e != nullptr && e->references == 0) {
+        touch_cache(node);
         caches_[node].erase(key);
+      }
     }
   }
 
@@ -845,6 +919,14 @@ class image_staging {
     return copies;
   }
 
+  // Before a node's cache changes in a transaction: its first change saves a copy (a cache
+  // holds the few images a node's disk has room for).
+  void touch_cache(std::size_t node) {
+    if (!journal_.active() || touched_[node]) return;
+    journal_.save(caches_[node]);
+    touched_[node] = true;
+  }
+
   // Eviction took `key` off `node`: if it was still arriving, stop sending it there.
   void evicted(std::size_t node, const std::string& key) { (void)detach(node, key); }
 
@@ -854,21 +936,33 @@ class image_staging {
     if (now < now_)
       throw invalid_request(leasehold::detail::describe(
           "image_staging at ", now, ": time went backwards (it is at ", now_, ")"));
-    now_ = now;
-    link_.advance_to(now);
+    if (now != now_) {
+      journal_.save(now_);
+      now_ = now;
+    }
+    // In a transaction the link forgets the past only once the call has succeeded
+    // (commit_transaction): a profile cannot take back what advance_to dropped. Every query
+    // starts at now_ meanwhile, so the older origin changes no answer.
+    if (!journal_.active()) link_.advance_to(now);
+    bool counted = false;
     for (auto it = transfers_.begin(); it != transfers_.end();) {
       const transfer_type& tr = it->second;
       if (tr.span.end > now) {
         ++it;
         continue;
       }
+      if (!counted) journal_.save(stats_);
+      counted = true;
       count_transfer(stats_, tr);
       for (const auto& [node, key] : arriving_through(tr)) {
-        incoming_.erase({node, key});
-        if (!config_.reuse && caches_[node].find(key)->references == 0) caches_[node].erase(key);
+        journal_.erase_key(incoming_, {node, key});
+        if (!config_.reuse && caches_[node].find(key)->references == 0) {
+          touch_cache(node);
+          caches_[node].erase(key);
+        }
       }
-      finished_.push_back(tr);
-      it = transfers_.erase(it);
+      journal_.push_back(finished_, tr);
+      it = journal_.erase(transfers_, it);
     }
   }
 
@@ -909,6 +1003,9 @@ class image_staging {
   mutable std::optional<join_memo> join_memo_;
   // Transfers announced at their first instant, as announced (take_transfer_events).
   std::map<std::uint64_t, notice_type> tentative_;
+  // How to take back the changes of the open transaction, if any.
+  journal journal_;
+  std::vector<bool> touched_;  // caches saved in the open transaction
 };
 
 static_assert(lease::preparation<image_staging<>, std::int64_t>,

@@ -36,6 +36,7 @@
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/policy/lease/node_choice.hpp"
 #include "leasehold/policy/lease/observer.hpp"
+#include "leasehold/policy/lease/preparation.hpp"
 #include "leasehold/policy/lease/queue_order.hpp"
 #include "leasehold/policy/lease/scheduler_state.hpp"
 #include "leasehold/policy/lease/vm_time_model.hpp"
@@ -105,7 +106,10 @@ class lease_book {
   static constexpr bool undoes_bookings = undo_log_type::logs_table && !requires(const A& a) {
     a.horizon();
   };
-  static constexpr bool saves_preparation = !std::is_empty_v<Preparation>;
+  // A preparation step with state is copied before each call unless it journals its own
+  // changes (transactional_preparation).
+  static constexpr bool journals_preparation = transactional_preparation<Preparation>;
+  static constexpr bool saves_preparation = !std::is_empty_v<Preparation> && !journals_preparation;
 
   static constexpr int finish_order = segment_finish_event;  // ends before begins (same instant)
   static constexpr int begin_order = segment_begin_event;

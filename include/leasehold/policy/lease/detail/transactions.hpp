@@ -11,10 +11,11 @@
 // allocates, so a call costs what it changes, however long the scheduler has run. The slot
 // table's clock is moved only when the call has succeeded (a profile forgets the past for
 // good; until then every query begins at now_, which the table's older origin does not
-// change). Two parts are still saved whole: a Preparation with state (an image-staging
-// step: its caches and transfers) and, for backends that cannot undo a booking in place or
-// that hold a fixed horizon (slotted_ring: a lagging origin would shorten it), the slot
-// table. The observer hears of the call's events only once it has succeeded.
+// change). A Preparation with state takes its own changes back when it journals them
+// (transactional_preparation: image_staging does, through availability/journal.hpp); one that
+// does not is copied whole before the call. The slot table is copied whole for backends that
+// cannot undo a booking in place or that hold a fixed horizon (slotted_ring: a lagging origin
+// would shorten it). The observer hears of the call's events only once it has succeeded.
 // tests/fault/ checks the guarantee by failing every allocation of every call in turn.
 
 #include <cstdint>
@@ -70,6 +71,9 @@ class transactions : public Base {
     for (const std::uint64_t id : this->retiring_)
       this->log_.retire(this->leases_, this->finished_, id);
     this->retiring_.clear();
+    // The observer has heard of every transfer's end by now (report_transfers).
+    if constexpr (requires { this->prep_.take_finished_transfers(); })
+      if (this->config_.retire_finished) (void)this->prep_.take_finished_transfers();
   }
 
   template <class Body>
@@ -83,6 +87,7 @@ class transactions : public Base {
     if constexpr (!Base::undoes_bookings) table.emplace(this->table_);
     std::optional<preparation_type> prep;
     if constexpr (Base::saves_preparation) prep.emplace(this->prep_);
+    if constexpr (Base::journals_preparation) this->prep_.begin_transaction();
     const time_type now = this->now_;
     detail::deferred_events<time_type> deferred;
     lease_observer<time_type>* const observer = this->observer_;
@@ -100,9 +105,11 @@ class transactions : public Base {
         using std::swap;
         swap(this->prep_, *prep);
       }
+      if constexpr (Base::journals_preparation) this->prep_.rollback_transaction();
       this->now_ = now;
     };
     const auto finish = [&] {
+      if constexpr (Base::journals_preparation) this->prep_.commit_transaction();
       this->observer_ = observer;
       this->in_transaction_ = false;
       this->log_.commit();

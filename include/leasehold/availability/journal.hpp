@@ -1,0 +1,235 @@
+#pragma once
+
+// leasehold::journal: the strong guarantee ("if it throws, the structure is unchanged") for a
+// call that makes many changes, built once. While a transaction is open, every change made
+// through the journal records how to take it back; commit() forgets the records, rollback()
+// undoes them newest first, in place. A call then costs what it changes, whatever the object
+// holds: the alternative, copying the object before each call, costs what it has accumulated.
+//
+// The protocol of every change, so that undoing never throws and never allocates:
+//   1. the record is allocated and room is made for it (this may throw: nothing has changed);
+//   2. the change is made (it must have the strong guarantee on its own);
+//   3. the record is appended (cannot throw: the room is there).
+// A record keeps what it needs to undo its change without the heap: the old value moved out
+// (assign), a copy taken before the change (save, save_entry), a container node extracted
+// whole (erase), or the inverse booking on a nothrow_rollback_availability, which each
+// such backend makes without throwing once every later change is undone.
+//
+// When no transaction is open the changes are made directly and nothing is recorded, so one
+// code path serves callers that want the guarantee and callers that turned it off.
+//
+// Records point into the object whose members they change: that object must not be moved or
+// copied while its transaction is open. A copied journal is a new, closed one.
+
+#include <cstddef>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "leasehold/availability/concept.hpp"
+#include "leasehold/core/error.hpp"
+#include "leasehold/core/time.hpp"
+
+namespace leasehold {
+
+class journal {
+ public:
+  journal() = default;
+  journal(const journal& /*other*/) noexcept {}
+  journal& operator=(const journal& other) noexcept {
+    if (this != &other) reset();
+    return *this;
+  }
+  journal(journal&&) noexcept = default;
+  journal& operator=(journal&&) noexcept = default;
+  ~journal() = default;
+
+  [[nodiscard]] bool active() const noexcept { return active_; }
+  // The number of changes recorded in the open transaction.
+  [[nodiscard]] std::size_t size() const noexcept { return records_.size(); }
+
+  // Opens a transaction. Throws invariant_violation if one is already open (transactions do
+  // not nest: a call made from inside another joins the outer one by not opening its own).
+  void begin() {
+    if (active_) throw invariant_violation("journal: a transaction is already open");
+    records_.clear();
+    active_ = true;
+  }
+  // The transaction succeeded: forget how to undo it.
+  void commit() noexcept { reset(); }
+  // Undoes every change of the open transaction, newest first, and closes it.
+  void rollback() noexcept {
+    for (std::size_t k = records_.size(); k > 0; --k) records_[k - 1]->undo();
+    reset();
+  }
+
+  // ---- the changes -------------------------------------------------------------------------
+
+  // Makes `change()` (which must have the strong guarantee) and, in a transaction, records
+  // `undo` (noexcept; it runs on rollback after every later change has been undone).
+  template <class Change, class Undo>
+  decltype(auto) apply(Change&& change, Undo undo) {
+    static_assert(std::is_nothrow_invocable_v<Undo&>, "journal: an undo must be noexcept");
+    if (!active_) return std::forward<Change>(change)();
+    auto record = make_record(std::move(undo));
+    if constexpr (std::is_void_v<decltype(std::forward<Change>(change)())>) {
+      std::forward<Change>(change)();
+      records_.push_back(std::move(record));
+    } else {
+      decltype(auto) result = std::forward<Change>(change)();
+      records_.push_back(std::move(record));
+      return result;
+    }
+  }
+
+  // Replaces `object` by `value`; the old value is moved into the record, not copied.
+  template <class T, class U>
+  void assign(T& object, U&& value) {
+    static_assert(std::is_nothrow_move_constructible_v<T> && std::is_nothrow_move_assignable_v<T>,
+                  "journal::assign needs a noexcept move");
+    if (!active_) {
+      object = std::forward<U>(value);
+      return;
+    }
+    T replacement(std::forward<U>(value));
+    auto record = make_record(undo_assign<T>{&object, std::nullopt});
+    static_cast<record_of<undo_assign<T>>&>(*record).undo_.old.emplace(std::move(object));
+    object = std::move(replacement);
+    records_.push_back(std::move(record));
+  }
+
+  // Saves a copy of `object` before the caller changes it; rollback moves the copy back.
+  template <class T>
+  void save(T& object) {
+    static_assert(std::is_nothrow_move_assignable_v<T>, "journal::save needs a noexcept move");
+    if (!active_) return;
+    auto record = make_record(undo_assign<T>{&object, std::optional<T>(object)});
+    records_.push_back(std::move(record));
+  }
+
+  // Saves the entry of `key` in an associative container (map or set) before the caller
+  // changes, adds or erases it: rollback puts the saved entry back (or erases the key when it
+  // was absent). The copy is made into a node of its own, so putting it back allocates nothing.
+  template <class Map>
+  void save_entry(Map& map, const typename Map::key_type& key) {
+    if (!active_) return;
+    typename Map::node_type saved;
+    if (const auto it = map.find(key); it != map.end()) {
+      Map holder;
+      holder.insert(*it);
+      saved = holder.extract(holder.begin());
+    }
+    auto record = make_record(undo_entry<Map>{&map, key, std::move(saved)});
+    records_.push_back(std::move(record));
+  }
+
+  // Erases `it` from an associative container; the node is kept whole in the record and put
+  // back on rollback. Returns the iterator after it.
+  template <class Map>
+  typename Map::iterator erase(Map& map, typename Map::iterator it) {
+    if (!active_) return map.erase(it);
+    auto record = make_record(undo_erase<Map>{&map, {}});
+    const auto next = std::next(it);
+    static_cast<record_of<undo_erase<Map>>&>(*record).undo_.node = map.extract(it);
+    records_.push_back(std::move(record));
+    return next;
+  }
+  // Erases `key` if present; as erase(map, it).
+  template <class Map>
+  void erase_key(Map& map, const typename Map::key_type& key) {
+    if (const auto it = map.find(key); it != map.end()) (void)erase(map, it);
+  }
+
+  // Appends to a vector; rollback removes it again (keeping the capacity).
+  template <class Vector, class U>
+  void push_back(Vector& v, U&& value) {
+    if (!active_) {
+      v.push_back(std::forward<U>(value));
+      return;
+    }
+    auto record = make_record(undo_push<Vector>{&v});
+    v.push_back(std::forward<U>(value));
+    records_.push_back(std::move(record));
+  }
+
+  // Books `amount` over `span` on a backend whose inverse calls cannot throw; rollback releases
+  // it again, in place.
+  template <nothrow_rollback_availability A>
+  void reserve(A& profile, interval<typename A::time_type> span,
+               const typename A::capacity_type& amount) {
+    apply([&] { profile.reserve(span, amount); },
+          [&profile, span, amount]() noexcept { profile.release(span, amount); });
+  }
+  // Releases `amount` over `span`; rollback books it again, in place.
+  template <nothrow_rollback_availability A>
+  void release(A& profile, interval<typename A::time_type> span,
+               const typename A::capacity_type& amount) {
+    apply([&] { profile.release(span, amount); },
+          [&profile, span, amount]() noexcept { profile.reserve(span, amount); });
+  }
+
+ private:
+  struct change_record {
+    virtual ~change_record() = default;
+    virtual void undo() noexcept = 0;
+  };
+  template <class Undo>
+  struct record_of final : change_record {
+    explicit record_of(Undo u) : undo_(std::move(u)) {}
+    void undo() noexcept override { undo_(); }
+    Undo undo_;
+  };
+
+  template <class T>
+  struct undo_assign {
+    T* object;
+    std::optional<T> old;
+    void operator()() noexcept { *object = std::move(*old); }
+  };
+  template <class Map>
+  struct undo_entry {
+    Map* map;
+    typename Map::key_type key;
+    typename Map::node_type saved;
+    void operator()() noexcept {
+      map->erase(key);
+      if (!saved.empty()) map->insert(std::move(saved));
+    }
+  };
+  template <class Map>
+  struct undo_erase {
+    Map* map;
+    typename Map::node_type node;
+    void operator()() noexcept {
+      if (!node.empty()) map->insert(std::move(node));
+    }
+  };
+  template <class Vector>
+  struct undo_push {
+    Vector* v;
+    void operator()() noexcept { v->pop_back(); }
+  };
+
+  // Step 1 of the protocol: the record exists and there is room to append it.
+  template <class Undo>
+  std::unique_ptr<change_record> make_record(Undo undo) {
+    std::unique_ptr<change_record> r = std::make_unique<record_of<Undo>>(std::move(undo));
+    reserve_one();
+    return r;
+  }
+  void reserve_one() {
+    if (records_.size() == records_.capacity()) records_.reserve(2 * records_.capacity() + 16);
+  }
+  void reset() noexcept {
+    records_.clear();
+    active_ = false;
+  }
+
+  bool active_ = false;
+  std::vector<std::unique_ptr<change_record>> records_;
+};
+
+}  // namespace leasehold
