@@ -1,6 +1,7 @@
 #pragma once
 
-// The umbrella header: everything in namespace leasehold that DESIGN.md promises.
+/// \file
+/// The umbrella header: everything in namespace leasehold that DESIGN.md promises.
 
 #include "leasehold/version.hpp"
 

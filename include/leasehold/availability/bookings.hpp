@@ -1,30 +1,31 @@
 #pragma once
 
-// bookings<A>: bookings with identity over any availability backend. A profile only counts
-// capacity, so it cannot tell a release of what some booking holds from a legal one, and an
-// embedding scheduler ends up keeping its own map of what it booked. This layer keeps that map
-// once, for every backend: book(span, amount) returns a booking_id, and release, shrink and
-// find take one. A release of an id that is not live is refused (invalid_release) instead of
-// quietly giving back capacity that another booking holds.
-//
-// bookings<A> is itself an availability: every query is forwarded to the profile, and the plain
-// reserve / release stay available as anonymous bookings (capacity held without an id), so a
-// policy written against the concept runs on it unchanged.
-//
-// Two more things an embedder needs live here because they are about bookings, not about free
-// capacity: a plan end (a horizon no booking and no search may cross, as a planner's base time
-// plus duration), and a ledger that can be walked in id order and compared.
-//
-// The ledger is a Boost.Intrusive tree of nodes from a pool, indexed twice: by id, for the
-// handle calls, and by end, so that advance_to forgets the bookings that ended in
-// O(log n + forgotten) rather than by scanning every live one, and so that the latest end (what
-// a plan end must not cut) is at hand.
-//
-// Costs, with n live bookings: book, release, shrink O(log n) plus the backend's call; find
-// O(log n); advance_to the backend's plus O(log n) per booking forgotten.
-//
-// Every mutating call gives the strong guarantee: the ledger node is allocated before the
-// profile changes, and the ledger changes only after the profile did.
+/// \file
+/// bookings<A>: bookings with identity over any availability backend. A profile only counts
+/// capacity, so it cannot tell a release of what some booking holds from a legal one, and an
+/// embedding scheduler ends up keeping its own map of what it booked. This layer keeps that map
+/// once, for every backend: book(span, amount) returns a booking_id, and release, shrink and
+/// find take one. A release of an id that is not live is refused (invalid_release) instead of
+/// quietly giving back capacity that another booking holds.
+///
+/// bookings<A> is itself an availability: every query is forwarded to the profile, and the plain
+/// reserve / release stay available as anonymous bookings (capacity held without an id), so a
+/// policy written against the concept runs on it unchanged.
+///
+/// Two more things an embedder needs live here because they are about bookings, not about free
+/// capacity: a plan end (a horizon no booking and no search may cross, as a planner's base time
+/// plus duration), and a ledger that can be walked in id order and compared.
+///
+/// The ledger is a Boost.Intrusive tree of nodes from a pool, indexed twice: by id, for the
+/// handle calls, and by end, so that advance_to forgets the bookings that ended in
+/// O(log n + forgotten) rather than by scanning every live one, and so that the latest end (what
+/// a plan end must not cut) is at hand.
+///
+/// Costs, with n live bookings: book, release, shrink O(log n) plus the backend's call; find
+/// O(log n); advance_to the backend's plus O(log n) per booking forgotten.
+///
+/// Every mutating call gives the strong guarantee: the ledger node is allocated before the
+/// profile changes, and the ledger changes only after the profile did.
 
 #include <algorithm>
 #include <boost/intrusive/set.hpp>
@@ -50,39 +51,54 @@
 
 namespace leasehold {
 
-// The handle of one booking. Ids count up from 1 in the order bookings are made and are never
-// reused by a ledger; 0 is never a booking.
+/// The handle of one booking. Ids count up from 1 in the order bookings are made and are never
+/// reused by a ledger; 0 is never a booking.
 struct booking_id {
+  /// The number itself (0: no booking).
   std::uint64_t value = 0;
 
+  /// Ids compare as their numbers: a later booking has a greater id.
   friend constexpr bool operator==(booking_id, booking_id) = default;
+  /// Ordered as their numbers, so the order of the bookings' making.
   friend constexpr auto operator<=>(booking_id, booking_id) = default;
+  /// Writes `booking #n`.
   friend std::ostream& operator<<(std::ostream& out, booking_id id) {
     return out << "booking #" << id.value;
   }
 };
 
-// One live booking: `amount` held over `span`. A booking made before the profile's origin moved
-// past its begin keeps the span it was made with; it holds capacity from origin() on.
+/// One live booking: `amount` held over `span`. A booking made before the profile's origin moved
+/// past its begin keeps the span it was made with; it holds capacity from origin() on.
 template <time_value T, capacity_value C>
 struct booking {
+  /// Its handle.
   booking_id id;
+  /// The span it was made with.
   interval<T> span;
+  /// What it holds throughout its span.
   C amount;
 
+  /// Equal when id, span and amount are equal.
   friend constexpr bool operator==(const booking&, const booking&) = default;
+  /// Writes `booking #n [b, e) amount a`.
   friend std::ostream& operator<<(std::ostream& out, const booking& b) {
     return out << b.id << ' ' << b.span << " amount " << b.amount;
   }
 };
 
+/// A ledger over an availability profile: every booking gets an id (booking_id) to
+/// release or shrink it by, an optional plan end bounds bookings and searches, and every
+/// mutating call gives the strong guarantee. Costs are the profile's plus O(log b) for b live
+/// bookings.
 template <availability A>
 class bookings : public detail::profile_types<typename A::time_type, typename A::capacity_type> {
   using T = typename A::time_type;
   using C = typename A::capacity_type;
 
  public:
+  /// The availability profile the ledger keeps.
   using profile_type = A;
+  /// What the ledger lists.
   using booking_type = booking<T, C>;
 
  private:
@@ -102,7 +118,7 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     using type = std::uint64_t;
     type operator()(const node& n) const noexcept { return n.id.value; }
   };
-  // Ordered by end, ties by id, so that every node has a distinct key.
+  /// Ordered by end, ties by id, so that every node has a distinct key.
   struct end_of {
     using type = std::pair<T, std::uint64_t>;
     type operator()(const node& n) const noexcept { return {n.span.end, n.id.value}; }
@@ -121,27 +137,33 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
       boost::intrusive::key_of_value<end_of>, boost::intrusive::constant_time_size<false>>;
 
  public:
-  // Walks the live bookings in id order; yields const booking_type&.
+  /// Walks the live bookings in id order; yields const booking_type&.
   class const_iterator {
    public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = booking_type;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const booking_type*;
-    using reference = const booking_type&;
+    using iterator_category = std::forward_iterator_tag;  ///< A forward iterator.
+    using value_type = booking_type;                      ///< What it yields.
+    using difference_type = std::ptrdiff_t;               ///< As for any forward iterator.
+    using pointer = const booking_type*;                  ///< operator->'s result.
+    using reference = const booking_type&;                ///< operator*'s result.
 
+    /// A singular iterator, only to be assigned to.
     const_iterator() = default;
+    /// The booking it points at.
     reference operator*() const noexcept { return *at_; }
+    /// The booking it points at.
     pointer operator->() const noexcept { return &*at_; }
+    /// To the live booking of the next greater id.
     const_iterator& operator++() noexcept {
       ++at_;
       return *this;
     }
+    /// To the next live booking; returns the iterator as it was.
     const_iterator operator++(int) noexcept {
       const_iterator before = *this;
       ++at_;
       return before;
     }
+    /// Equal when they point at the same booking of the same ledger.
     friend bool operator==(const const_iterator&, const const_iterator&) = default;
 
    private:
@@ -150,12 +172,16 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     typename by_id_set::const_iterator at_{};
   };
 
-  // The live bookings in id order, as a view over the ledger (invalidated by any mutating call).
+  /// The live bookings in id order, as a view over the ledger (invalidated by any mutating call).
   class live_view {
    public:
+    /// The live booking of the smallest id.
     [[nodiscard]] const_iterator begin() const noexcept { return const_iterator(ids_->begin()); }
+    /// Past the live booking of the greatest id.
     [[nodiscard]] const_iterator end() const noexcept { return const_iterator(ids_->end()); }
+    /// The number of live bookings.
     [[nodiscard]] std::size_t size() const noexcept { return ids_->size(); }
+    /// True when no booking is live.
     [[nodiscard]] bool empty() const noexcept { return ids_->empty(); }
 
    private:
@@ -164,16 +190,21 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     const by_id_set* ids_;
   };
 
+  /// A profile of `total` capacity, all of it free from `origin` to forever. Throws
+  /// invalid_request for a total that is not positive or an origin that leaves no time to book.
   explicit bookings(A profile) : profile_(std::move(profile)) {}
 
   ~bookings() { clear_ledger(); }
 
+  /// A deep copy: the same blocks, in memory of its own (strong guarantee: a copy that cannot
+  /// allocate throws std::bad_alloc and leaves nothing behind).
   bookings(const bookings& other)
       : profile_(other.profile_), next_id_(other.next_id_), plan_end_(other.plan_end_) {
     pool_.reserve_nodes(other.by_id_.size());  // the last step that can throw
     for (const node& n : other.by_id_) insert(*pool_.create(static_cast<const booking_type&>(n)));
   }
 
+  /// Takes other's blocks without copying them; other may then only be destroyed or assigned to.
   bookings(bookings&& other) noexcept
       : profile_(std::move(other.profile_)),
         pool_(std::move(other.pool_)),
@@ -183,11 +214,14 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
         plan_end_(other.plan_end_) {}
 
   // Copy and move assignment in one: a copy that throws leaves *this untouched.
+  /// Copy and move assignment in one (copy and swap): a copy that throws leaves *this
+  /// unchanged.
   bookings& operator=(bookings other) noexcept {
     swap(other);
     return *this;
   }
 
+  /// Exchanges the two profiles' contents; O(1), never throws.
   void swap(bookings& other) noexcept {
     using std::swap;
     swap(profile_, other.profile_);
@@ -197,16 +231,18 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     swap(next_id_, other.next_id_);
     swap(plan_end_, other.plan_end_);
   }
+  /// Exchanges the two profiles' contents; O(1), never throws.
   friend void swap(bookings& a, bookings& b) noexcept { a.swap(b); }
 
+  /// The profile, read-only: every change goes through the ledger, so that they agree.
   [[nodiscard]] const A& profile() const noexcept { return profile_; }
 
   // ---- Bookings with identity -------------------------------------------------------------
 
-  // Books `amount` over `span` and returns the new booking's id. An amount of zero is a
-  // booking that holds nothing (a planner may record a span of no resources); it still gets
-  // an id. Throws as reserve() does: invalid_request for a malformed span or amount (negative,
-  // above the total, or crossing the plan end), insufficient_capacity where it is not free.
+  /// Books `amount` over `span` and returns the new booking's id. An amount of zero is a
+  /// booking that holds nothing (a planner may record a span of no resources); it still gets
+  /// an id. Throws as reserve() does: invalid_request for a malformed span or amount (negative,
+  /// above the total, or crossing the plan end), insufficient_capacity where it is not free.
   booking_id book(interval<T> span, const C& amount) {
     check_booking("book", span, amount);
     pool_.reserve_nodes(1);  // before the profile changes: from here on nothing else allocates
@@ -217,17 +253,17 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     return id;
   }
 
-  // Gives back everything the booking holds and forgets it. An id that is not a live booking
-  // is refused with invalid_release, and nothing changes.
+  /// Gives back everything the booking holds and forgets it. An id that is not a live booking
+  /// is refused with invalid_release, and nothing changes.
   void release(booking_id id) {
     node& n = live_node("release", id);
     give_back(n, n.amount);
     erase(n);
   }
 
-  // Gives back `by` of the booking's amount over its whole span (a partial release). When
-  // nothing is left the booking is gone, and the call returns true. `by` must be at least zero
-  // and at most the booking's amount (component by component), else invalid_release.
+  /// Gives back `by` of the booking's amount over its whole span (a partial release). When
+  /// nothing is left the booking is gone, and the call returns true. `by` must be at least zero
+  /// and at most the booking's amount (component by component), else invalid_release.
   bool shrink(booking_id id, const C& by) {
     node& n = live_node("shrink", id);
     if (!is_nonnegative(by) || !fits(by, n.amount))
@@ -245,9 +281,9 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     return false;
   }
 
-  // Puts back a booking that was released, with its own id, span and amount: the inverse of
-  // release(id), for a caller that undoes its own changes in reverse (a journal). The id must
-  // have been handed out by this ledger (below next_id()) and not be live. Throws as book().
+  /// Puts back a booking that was released, with its own id, span and amount: the inverse of
+  /// release(id), for a caller that undoes its own changes in reverse (a journal). The id must
+  /// have been handed out by this ledger (below next_id()) and not be live. Throws as book().
   void restore(const booking_type& b) {
     if (b.id.value == 0 || b.id.value >= next_id_ || by_id_.find(b.id.value) != by_id_.end())
       throw invalid_request(
@@ -258,25 +294,30 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     insert(*pool_.create(b));
   }
 
-  // The live booking with this id, or nullptr.
+  /// The live booking with this id, or nullptr.
   [[nodiscard]] const booking_type* find(booking_id id) const noexcept {
     const auto it = by_id_.find(id.value);
     return it == by_id_.end() ? nullptr : &*it;
   }
+  /// True when `id` is a live booking. O(log b) for b live bookings.
   [[nodiscard]] bool contains(booking_id id) const noexcept { return find(id) != nullptr; }
 
-  // Live bookings.
+  /// Live bookings.
   [[nodiscard]] std::size_t size() const noexcept { return by_id_.size(); }
+  /// True when no booking is live.
   [[nodiscard]] bool empty() const noexcept { return by_id_.empty(); }
+  /// The live bookings in id order, as a view (invalidated by any mutating call).
   [[nodiscard]] live_view live() const noexcept { return live_view(by_id_); }
+  /// The live booking of the smallest id.
   [[nodiscard]] const_iterator begin() const noexcept { return const_iterator(by_id_.begin()); }
+  /// Past the live booking of the greatest id.
   [[nodiscard]] const_iterator end() const noexcept { return const_iterator(by_id_.end()); }
 
-  // The id the next book() returns.
+  /// The id the next book() returns.
   [[nodiscard]] booking_id next_id() const noexcept { return booking_id{next_id_}; }
 
-  // Releases every live booking (anonymous reserves stay) and keeps counting ids from where
-  // they were.
+  /// Releases every live booking (anonymous reserves stay) and keeps counting ids from where
+  /// they were.
   void clear() {
     // On a copy, for every backend: a release can fail even where undoing one cannot (an
     // anonymous release(span, c) may have given back what a booking holds), and the bookings
@@ -290,12 +331,12 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
 
   // ---- The plan end -------------------------------------------------------------------------
 
-  // A horizon that no booking and no search may cross: book() refuses spans that end after it,
-  // and earliest_fit / latest_fit only answer starts whose span ends by it. None by default.
+  /// A horizon that no booking and no search may cross: book() refuses spans that end after it,
+  /// and earliest_fit / latest_fit only answer starts whose span ends by it. None by default.
   [[nodiscard]] std::optional<T> plan_end() const noexcept { return plan_end_; }
 
-  // Refused with invalid_request, and nothing changes, when a live booking ends after the new
-  // end, or when the end is not after the origin.
+  /// Refused with invalid_request, and nothing changes, when a live booking ends after the new
+  /// end, or when the end is not after the origin.
   void set_plan_end(std::optional<T> end) {
     if (end) {
       if (!(*end > profile_.origin()))
@@ -312,39 +353,49 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
 
   // ---- The availability members, forwarded ------------------------------------------------
 
+  /// The total capacity, what is free where nothing is booked.
   [[nodiscard]] C total() const { return profile_.total(); }
+  /// The earliest time the profile holds; advance_to moves it forward.
   [[nodiscard]] T origin() const { return profile_.origin(); }
+  /// The capacity free at t. Throws invalid_request for t before the origin.
   [[nodiscard]] C free_at(T t) const { return profile_.free_at(t); }
+  /// The least capacity free at any time of span, the most a booking over it could take.
+  /// Throws invalid_request for an empty span or one beginning before the origin.
   [[nodiscard]] C min_free(interval<T> span) const { return profile_.min_free(span); }
 
-  // As the profile's, within the plan end: the window's end is clamped to it. A window too
-  // short for the duration (as given, or once clamped) has no answer, nullopt, where the bare
-  // profile calls it malformed: nothing may be booked past the plan end, and an embedder asking
-  // "anything before the end?" should not have to check the arithmetic first. Other malformed
-  // requests throw invalid_request as the profile's do.
+  /// As the profile's, within the plan end: the window's end is clamped to it. A window too
+  /// short for the duration (as given, or once clamped) has no answer, nullopt, where the bare
+  /// profile calls it malformed: nothing may be booked past the plan end, and an embedder asking
+  /// "anything before the end?" should not have to check the arithmetic first. Other malformed
+  /// requests throw invalid_request as the profile's do.
   [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
     const std::optional<request<T, C>> within = within_plan(r, "earliest_fit");
     if (!within) return std::nullopt;
     return profile_.earliest_fit(*within);
   }
+  /// The latest start of r that ends by the plan end, as earliest_fit's counterpart (the same
+  /// window clamping and errors).
   [[nodiscard]] std::optional<T> latest_fit(const request<T, C>& r) const {
     const std::optional<request<T, C>> within = within_plan(r, "latest_fit");
     if (!within) return std::nullopt;
     return leasehold::latest_fit(profile_, *within);
   }
 
-  // Anonymous bookings: capacity held without an id, as on the bare profile. release(span, c)
-  // cannot tell what a booking with an id holds from what an anonymous one does, so it is
-  // checked by the profile alone; book() / release(id) are the checked route.
+  /// Anonymous bookings: capacity held without an id, as on the bare profile. release(span, c)
+  /// cannot tell what a booking with an id holds from what an anonymous one does, so it is
+  /// checked by the profile alone; book() / release(id) are the checked route.
   void reserve(interval<T> span, const C& amount) {
     check_within_plan("reserve", span);
     profile_.reserve(span, amount);
   }
+  /// Gives back `amount` over `span`, the reverse of reserve. Throws invalid_request as reserve
+  /// does; invalid_release when more than is booked would come back somewhere (the free
+  /// capacity would exceed the total). Strong guarantee.
   void release(interval<T> span, const C& amount) { profile_.release(span, amount); }
 
-  // Moves the origin to t: the profile forgets the past, and bookings that ended by t are
-  // forgotten by the ledger too (their ids stay used). Bookings that span t stay live with
-  // the span they were made with; they hold capacity from t on.
+  /// Moves the origin to t: the profile forgets the past, and bookings that ended by t are
+  /// forgotten by the ledger too (their ids stay used). Bookings that span t stay live with
+  /// the span they were made with; they hold capacity from t on.
   void advance_to(T t) {
     if (plan_end_ && !(t < *plan_end_))
       throw invalid_request(
@@ -354,33 +405,40 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     while (!by_end_.empty() && !(now < by_end_.begin()->span.end)) erase(*by_end_.begin());
   }
 
+  /// Every maximal free block from the origin on, in time order, as a vector (a copy): O(n).
   [[nodiscard]] auto free_blocks() const { return profile_.free_blocks(); }
+  /// The number of maximal free blocks held, the n of the costs above.
   [[nodiscard]] std::size_t block_count() const { return profile_.block_count(); }
 
-  // Walking, as leasehold::blocks_from / blocks_in / next_change on the profile (the backend's
-  // own views where it has them): bookings<A> is a walkable_availability over every backend.
+  /// Walking, as leasehold::blocks_from / blocks_in / next_change on the profile (the backend's
+  /// own views where it has them): bookings<A> is a walkable_availability over every backend.
   [[nodiscard]] auto blocks_from(T t) const { return leasehold::blocks_from(profile_, t); }
+  /// The maximal free blocks that meet `span`, clipped to it, in time order. Throws
+  /// invalid_request for an empty span or one beginning before the origin.
   [[nodiscard]] auto blocks_in(interval<T> span) const {
     return leasehold::blocks_in(profile_, span);
   }
+  /// The first time after t at which the free capacity differs from that at t (the end of
+  /// the block in force at t), or nullopt when it never changes. Throws invalid_request for t
+  /// before the origin.
   [[nodiscard]] std::optional<T> next_change(T t) const {
     return leasehold::next_change(profile_, t);
   }
 
-  // Changes the total as leasehold::set_total: what is booked at every time stays, bookings
-  // included (none can exceed the new total, since the profile refuses a total below what is
-  // booked anywhere: insufficient_capacity naming the earliest such time, nothing changed).
+  /// Changes the total as leasehold::set_total: what is booked at every time stays, bookings
+  /// included (none can exceed the new total, since the profile refuses a total below what is
+  /// booked anywhere: insufficient_capacity naming the earliest such time, nothing changed).
   void set_total(const C& total) requires resizable_availability<A> { profile_.set_total(total); }
 
-  // Bytes held: the profile's (where it tells) and the ledger's nodes.
+  /// Bytes held: the profile's (where it tells) and the ledger's nodes.
   [[nodiscard]] std::size_t memory_usage() const noexcept requires measured_availability<A> {
     return sizeof(*this) - sizeof(A) + profile_.memory_usage() +
            pool_.capacity() * pool_.node_size();
   }
 
-  // Checks the profile (where it can) and that the ledger agrees with it: ids below next_id(),
-  // non-empty spans inside the plan end, amounts that fit the total, and no booking holding
-  // more than the profile has booked over its span.
+  /// Checks the profile (where it can) and that the ledger agrees with it: ids below next_id(),
+  /// non-empty spans inside the plan end, amounts that fit the total, and no booking holding
+  /// more than the profile has booked over its span.
   void validate() const {
     if constexpr (validating_availability<A>) profile_.validate();
     if (pool_.live() != by_id_.size())
@@ -400,7 +458,7 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     }
   }
 
-  // Same profile (total, origin and blocks), same live bookings, same next id and plan end.
+  /// Same profile (total, origin and blocks), same live bookings, same next id and plan end.
   friend bool operator==(const bookings& a, const bookings& b) {
     if (a.next_id_ != b.next_id_ || a.plan_end_ != b.plan_end_ || a.size() != b.size())
       return false;
@@ -428,10 +486,10 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
           detail::describe(operation, ' ', span, ": ends after the plan end ", *plan_end_));
   }
 
-  // The request with its window clamped to the origin and the plan end, or nullopt when no
-  // start is left: a window too short for the duration is a question without an answer, not
-  // a malformed one. A non-positive duration, a bad amount or a reversed window still throw
-  // invalid_request as the profile's earliest_fit does.
+  /// The request with its window clamped to the origin and the plan end, or nullopt when no
+  /// start is left: a window too short for the duration is a question without an answer, not
+  /// a malformed one. A non-positive duration, a bad amount or a reversed window still throw
+  /// invalid_request as the profile's earliest_fit does.
   [[nodiscard]] std::optional<request<T, C>> within_plan(const request<T, C>& r,
                                                          const char* operation) const {
     if (r.duration > 0 && !(r.window.end < r.window.begin)) {
@@ -458,7 +516,7 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     return *it;
   }
 
-  // The part of the booking's span the profile still holds: from the origin on.
+  /// The part of the booking's span the profile still holds: from the origin on.
   [[nodiscard]] interval<T> held_span(const node& n) const noexcept {
     return {std::max(n.span.begin, profile_.origin()), n.span.end};
   }
@@ -484,7 +542,7 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
   }
 
   A profile_;
-  detail::node_pool<node> pool_;  // declared before the sets: outlives their links
+  detail::node_pool<node> pool_;  ///< declared before the sets: outlives their links
   by_id_set by_id_;
   by_end_set by_end_;
   std::uint64_t next_id_ = 1;

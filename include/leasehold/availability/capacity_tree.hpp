@@ -1,34 +1,35 @@
 #pragma once
 
-// capacity_tree<T, C>: the capacity-hierarchical free list of Schneider & Linnert (§5, Fig. 2
-// middle). "Each item spans the whole time span where at least the given capacity is free.
-// During this time span, there may be other sub time spans with more capacity available;
-// these time spans are managed as sub lists of the longer block."
-//
-// Representation. A virtual root covers [origin, forever) at free capacity 0. Every other node
-// is a block: a maximal time span on which more than its parent's capacity is free, holding
-// `gain` = c_f, the capacity it adds above its parent (so the capacity free throughout the
-// node is the sum of the gains on its path, as Fig. 4 accumulates c_found). Its children,
-// ordered by time in a Boost.Intrusive set, are the maximal sub-spans with still more free.
-// Siblings never touch (a point of the parent's own level lies between any two), and every
-// node but the root has at least one such point (its "floor"). These rules make the tree
-// canonical: one free profile has exactly one tree, whatever operations produced it, and
-// validate() checks them. The floors of all nodes, in time order, are exactly the blocks of
-// the time-exclusive list, so the tree never has more nodes than free_list has blocks.
-//
-// Costs, with depth h (at most the number of distinct free capacities), n nodes, and k nodes
-// inside a span:
-//  - free_at, min_free: O(h log n): the deepest node containing the span holds the answer.
-//  - earliest_fit: Fig. 4, a depth-first search in time order that prunes every node whose
-//    span is shorter than the duration and stops at the first node with enough capacity.
-//  - reserve / release: O(h log n + k log n) for the rebuild around the span (below), plus,
-//    when a reservation cuts a block below its capacity, moving that block's children that lie
-//    after the reservation under a new node (O(m log n) for m such children). Subtrees that
-//    lie wholly inside the span move as one piece: their gains are relative, so they need no
-//    change at all.
-//  - advance_to: O(h log n + dropped nodes).
-//  - set_total: see there; it changes only the top of the hierarchy.
-// Node memory comes from a pool (detail::node_pool), as in free_list.
+/// \file
+/// capacity_tree<T, C>: the capacity-hierarchical free list of Schneider & Linnert (§5, Fig. 2
+/// middle). "Each item spans the whole time span where at least the given capacity is free.
+/// During this time span, there may be other sub time spans with more capacity available;
+/// these time spans are managed as sub lists of the longer block."
+///
+/// Representation. A virtual root covers [origin, forever) at free capacity 0. Every other node
+/// is a block: a maximal time span on which more than its parent's capacity is free, holding
+/// `gain` = c_f, the capacity it adds above its parent (so the capacity free throughout the
+/// node is the sum of the gains on its path, as Fig. 4 accumulates c_found). Its children,
+/// ordered by time in a Boost.Intrusive set, are the maximal sub-spans with still more free.
+/// Siblings never touch (a point of the parent's own level lies between any two), and every
+/// node but the root has at least one such point (its "floor"). These rules make the tree
+/// canonical: one free profile has exactly one tree, whatever operations produced it, and
+/// validate() checks them. The floors of all nodes, in time order, are exactly the blocks of
+/// the time-exclusive list, so the tree never has more nodes than free_list has blocks.
+///
+/// Costs, with depth h (at most the number of distinct free capacities), n nodes, and k nodes
+/// inside a span:
+///  - free_at, min_free: O(h log n): the deepest node containing the span holds the answer.
+///  - earliest_fit: Fig. 4, a depth-first search in time order that prunes every node whose
+///    span is shorter than the duration and stops at the first node with enough capacity.
+///  - reserve / release: O(h log n + k log n) for the rebuild around the span (below), plus,
+///    when a reservation cuts a block below its capacity, moving that block's children that lie
+///    after the reservation under a new node (O(m log n) for m such children). Subtrees that
+///    lie wholly inside the span move as one piece: their gains are relative, so they need no
+///    change at all.
+///  - advance_to: O(h log n + dropped nodes).
+///  - set_total: see there; it changes only the top of the hierarchy.
+/// Node memory comes from a pool (detail::node_pool), as in free_list.
 
 #include <algorithm>
 #include <boost/intrusive/set.hpp>
@@ -49,11 +50,18 @@
 
 namespace leasehold {
 
+/// The capacity-hierarchical free list (Schneider & Linnert §5, Fig. 4) over a scalar
+/// capacity: a model of leasehold::availability whose earliest_fit prunes blocks too short for
+/// the duration; see the file's description for the representation and every cost.
 template <time_value T = std::int64_t, capacity_value C = std::int64_t>
 class capacity_tree : public detail::profile_types<T, C> {
  public:
+  /// A profile of `total` capacity, all of it free from `origin` to forever. Throws
+  /// invalid_request for a total that is not positive or an origin that leaves no time to book.
   explicit capacity_tree(C total, T origin = 0) : total_(total), root_(plant(total, origin)) {}
 
+  /// A deep copy: the same blocks, in memory of its own (strong guarantee: a copy that cannot
+  /// allocate throws std::bad_alloc and leaves nothing behind).
   capacity_tree(const capacity_tree& other) : total_(other.total_) {
     try {
       copy_from(other);
@@ -63,11 +71,13 @@ class capacity_tree : public detail::profile_types<T, C> {
     }
   }
 
-  // The moved-from tree may only be destroyed or assigned to.
+  /// The moved-from tree may only be destroyed or assigned to.
   capacity_tree(capacity_tree&& other) noexcept : total_(other.total_) { swap(other); }
 
   // Copy and move assignment in one: the argument is built by the copy or move constructor,
   // so a copy that throws leaves *this untouched, and the swap cannot throw.
+  /// Copy and move assignment in one (copy and swap): a copy that throws leaves *this
+  /// unchanged.
   capacity_tree& operator=(capacity_tree other) noexcept {
     swap(other);
     return *this;
@@ -75,6 +85,7 @@ class capacity_tree : public detail::profile_types<T, C> {
 
   ~capacity_tree() { clear(); }
 
+  /// Exchanges the two profiles' contents; O(1), never throws.
   void swap(capacity_tree& other) noexcept {
     using std::swap;
     swap(total_, other.total_);
@@ -83,9 +94,12 @@ class capacity_tree : public detail::profile_types<T, C> {
     swap(scratch_, other.scratch_);
   }
 
+  /// The total capacity, what is free where nothing is booked.
   [[nodiscard]] C total() const noexcept { return total_; }
+  /// The earliest time the profile holds; advance_to moves it forward.
   [[nodiscard]] T origin() const noexcept { return root_->begin; }
 
+  /// The capacity free at t. Throws invalid_request for t before the origin. O(h log n).
   [[nodiscard]] C free_at(T t) const {
     detail::check_time("free_at", t, origin());
     // Nothing ends after forever: the instant forever itself reads as the last block.
@@ -93,17 +107,17 @@ class capacity_tree : public detail::profile_types<T, C> {
     return deepest_containing({at, static_cast<T>(at + 1)}).level;
   }
 
-  // The span lies in its deepest containing node and in none of that node's children, so it
-  // meets one of the node's floors: the node's capacity is the minimum.
+  /// The span lies in its deepest containing node and in none of that node's children, so it
+  /// meets one of the node's floors: the node's capacity is the minimum.
   [[nodiscard]] C min_free(interval<T> span) const {
     detail::check_span("min_free", span, origin());
     return deepest_containing(span).level;
   }
 
-  // Schneider & Linnert, Fig. 4: select a block whose span is long enough (d_j <= d_f),
-  // descend into its sub list collecting capacity (c_found += c_f') until it is enough, and
-  // backtrack when a branch has no block long enough. Children are visited in time order and
-  // the spans are clipped to the window, so the first node found gives the earliest start.
+  /// Schneider & Linnert, Fig. 4: select a block whose span is long enough (d_j <= d_f),
+  /// descend into its sub list collecting capacity (c_found += c_f') until it is enough, and
+  /// backtrack when a branch has no block long enough. Children are visited in time order and
+  /// the spans are clipped to the window, so the first node found gives the earliest start.
   [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin());
     if (starts.empty()) return std::nullopt;
@@ -133,10 +147,10 @@ class capacity_tree : public detail::profile_types<T, C> {
     }
   }
 
-  // The mirror of earliest_fit: children visited in reverse time order, spans clipped to the
-  // window, so the first node found reaches latest and its latest start is the clipped end
-  // minus the duration. Reverse pre-order meets ends in non-increasing order: a node's
-  // descendants end by its end, and after every earlier sibling's.
+  /// The mirror of earliest_fit: children visited in reverse time order, spans clipped to the
+  /// window, so the first node found reaches latest and its latest start is the clipped end
+  /// minus the duration. Reverse pre-order meets ends in non-increasing order: a node's
+  /// descendants end by its end, and after every earlier sibling's.
   [[nodiscard]] std::optional<T> latest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin(), "latest_fit");
     if (starts.empty()) return std::nullopt;
@@ -175,6 +189,10 @@ class capacity_tree : public detail::profile_types<T, C> {
     }
   }
 
+  /// Books `amount` over `span`. Throws invalid_request for an empty span, one beginning before
+  /// the origin, or an amount not positive or above the total; insufficient_capacity when
+  /// `amount` is not free throughout (naming the first time it is not). Strong guarantee. O(h log n
+  /// + k log n), see the file's description.
   void reserve(interval<T> span, C amount) {
     detail::check_span("reserve", span, origin());
     detail::check_amount("reserve", amount, total_);
@@ -198,6 +216,10 @@ class capacity_tree : public detail::profile_types<T, C> {
     rebuild(span, static_cast<C>(-amount), keep, keep_level);
   }
 
+  /// Gives back `amount` over `span`, the reverse of reserve. Throws invalid_request as reserve
+  /// does; invalid_release when more than is booked would come back somewhere (the free
+  /// capacity would exceed the total). Strong guarantee. O(h log n + k log n), see the file's
+  /// description.
   void release(interval<T> span, C amount) {
     detail::check_span("release", span, origin());
     detail::check_amount("release", amount, total_);
@@ -219,9 +241,9 @@ class capacity_tree : public detail::profile_types<T, C> {
     rebuild(span, amount, keep, keep_level);
   }
 
-  // Forgets everything before t. Blocks that end by t are dropped; blocks that span t now
-  // begin at t, and a block left without a floor of its own is merged into its only child,
-  // which keeps the tree canonical.
+  /// Forgets everything before t. Blocks that end by t are dropped; blocks that span t now
+  /// begin at t, and a block left without a floor of its own is merged into its only child,
+  /// which keeps the tree canonical.
   void advance_to(T t) {
     detail::check_advance(t, origin());
     node* n = root_;
@@ -248,6 +270,7 @@ class capacity_tree : public detail::profile_types<T, C> {
     }
   }
 
+  /// Every maximal free block from the origin on, in time order, as a vector (a copy): O(n).
   [[nodiscard]] std::vector<free_block<T, C>> free_blocks() const {
     std::vector<free_block<T, C>> blocks;
     blocks.reserve(pool_.live());
@@ -261,16 +284,16 @@ class capacity_tree : public detail::profile_types<T, C> {
     return blocks;
   }
 
-  // Changes the capacity of the resource, keeping what is booked at every time
-  // (resizable_availability). Only the top of the hierarchy changes, since gains are relative
-  // to the parent: every free capacity moves by new_total - total(), which is the gain of the
-  // top-level blocks. Growing: a single top-level block spanning everything gains the
-  // difference; otherwise the root's floors (nothing free) rise, so a new block over
-  // [origin, forever) takes the old top level as its children (the one allocation, made
-  // first). Shrinking (checked first: O(h log n + floors before the earliest overbooked one)):
-  // every point then has at least the difference free, so one block spans everything, and it
-  // loses the difference, dissolving into its children if nothing is left of it. O(h log n)
-  // besides the check and the O(m log n) move of the m top-level blocks.
+  /// Changes the capacity of the resource, keeping what is booked at every time
+  /// (resizable_availability). Only the top of the hierarchy changes, since gains are relative
+  /// to the parent: every free capacity moves by new_total - total(), which is the gain of the
+  /// top-level blocks. Growing: a single top-level block spanning everything gains the
+  /// difference; otherwise the root's floors (nothing free) rise, so a new block over
+  /// [origin, forever) takes the old top level as its children (the one allocation, made
+  /// first). Shrinking (checked first: O(h log n + floors before the earliest overbooked one)):
+  /// every point then has at least the difference free, so one block spans everything, and it
+  /// loses the difference, dissolving into its children if nothing is left of it. O(h log n)
+  /// besides the check and the O(m log n) move of the m top-level blocks.
   void set_total(C new_total) {
     detail::check_new_total(new_total);
     if (new_total < total_) {
@@ -302,22 +325,24 @@ class capacity_tree : public detail::profile_types<T, C> {
     total_ = new_total;
   }
 
-  // One block of the hierarchy as hierarchy() lists it.
+  /// One block of the hierarchy as hierarchy() lists it.
   struct hierarchy_entry {
-    std::size_t depth;  // 1 for the blocks of the top-level list
-    interval<T> span;
-    C free;  // the capacity free throughout the span: the sum of the gains down to here
-    C gain;  // c_f: what the block adds above its parent
+    std::size_t depth;  ///< 1 for the blocks of the top-level list
+    interval<T> span;   ///< The block's time span.
+    C free;  ///< the capacity free throughout the span: the sum of the gains down to here
+    C gain;  ///< c_f: what the block adds above its parent
 
+    /// Equal when every field is equal.
     friend constexpr bool operator==(const hierarchy_entry&, const hierarchy_entry&) = default;
+    /// Writes `{depth d, [b, e), free f, gain g}`.
     friend std::ostream& operator<<(std::ostream& out, const hierarchy_entry& e) {
       return out << "{depth " << e.depth << ", " << e.span << ", free " << e.free << ", gain "
                  << e.gain << '}';
     }
   };
 
-  // The blocks in depth-first time order (a parent before its children): the tree itself,
-  // for tests, drawings and debugging.
+  /// The blocks in depth-first time order (a parent before its children): the tree itself,
+  /// for tests, drawings and debugging.
   [[nodiscard]] std::vector<hierarchy_entry> hierarchy() const {
     std::vector<hierarchy_entry> entries;
     entries.reserve(block_count());
@@ -343,19 +368,19 @@ class capacity_tree : public detail::profile_types<T, C> {
     }
   }
 
-  // The number of blocks (tree nodes) besides the virtual root: the size of the structure.
+  /// The number of blocks (tree nodes) besides the virtual root: the size of the structure.
   [[nodiscard]] std::size_t block_count() const noexcept { return pool_.live() - 1; }
 
-  // Bytes held by the structure, pool slack included.
+  /// Bytes held by the structure, pool slack included.
   [[nodiscard]] std::size_t memory_usage() const noexcept {
     return sizeof(*this) + pool_.capacity() * pool_.node_size() +
            scratch_.items.capacity() * sizeof(item) + scratch_.dissolved.capacity() * sizeof(part) +
            scratch_.frames.capacity() * sizeof(frame) + scratch_.stack.capacity() * sizeof(open);
   }
 
-  // Checks that the tree is the canonical capacity hierarchy of its own profile: every block
-  // adds capacity above its parent, lies inside it, has a floor of its own, and is separated
-  // from its siblings by a floor of the parent; the root spans [origin, forever) at 0.
+  /// Checks that the tree is the canonical capacity hierarchy of its own profile: every block
+  /// adds capacity above its parent, lies inside it, has a floor of its own, and is separated
+  /// from its siblings by a floor of the parent; the root spans [origin, forever) at 0.
   void validate() const {
     if (root_ == nullptr) throw invariant_violation("capacity_tree: no root");
     if (root_->parent != nullptr || root_->end != forever<T> || root_->gain != C{})
@@ -440,7 +465,7 @@ class capacity_tree : public detail::profile_types<T, C> {
     C free;
   };
 
-  // The first child of n that ends after t (holds t or lies after it).
+  /// The first child of n that ends after t (holds t or lies after it).
   template <class Node>
   [[nodiscard]] static auto first_child_ending_after(Node* n, T t) {
     if (t <= n->begin) return n->children.begin();  // the common case in a search: no lookup
@@ -449,15 +474,15 @@ class capacity_tree : public detail::profile_types<T, C> {
     return it;
   }
 
-  // The first child of n that ends at or after t (holds t, touches it from the left, or lies
-  // after it).
+  /// The first child of n that ends at or after t (holds t, touches it from the left, or lies
+  /// after it).
   [[nodiscard]] static child_iterator first_child_reaching(node* n, T t) {
     auto it = n->children.upper_bound(t);
     if (it != n->children.begin() && std::prev(it)->end >= t) --it;
     return it;
   }
 
-  // The deepest node whose span contains the whole span, with its capacity.
+  /// The deepest node whose span contains the whole span, with its capacity.
   [[nodiscard]] located deepest_containing(interval<T> span) const {
     node* n = root_;
     C level{};
@@ -472,9 +497,9 @@ class capacity_tree : public detail::profile_types<T, C> {
     return {n, level};
   }
 
-  // Visits the floors of the profile inside span in time order, as (begin, free) pairs,
-  // skipping every subtree whose capacity satisfies `skip` (nothing inside it is wanted);
-  // stops when `visit` returns true.
+  /// Visits the floors of the profile inside span in time order, as (begin, free) pairs,
+  /// skipping every subtree whose capacity satisfies `skip` (nothing inside it is wanted);
+  /// stops when `visit` returns true.
   template <class Skip, class Visit>
   void walk_floors(interval<T> span, Skip skip, Visit visit) const {
     const node* n = root_;
@@ -508,8 +533,8 @@ class capacity_tree : public detail::profile_types<T, C> {
     }
   }
 
-  // The first point of span whose free capacity is `wanted`, for error messages and the
-  // release check; `skip` tells from a subtree's capacity that nothing in it is wanted.
+  /// The first point of span whose free capacity is `wanted`, for error messages and the
+  /// release check; `skip` tells from a subtree's capacity that nothing in it is wanted.
   template <class Wanted, class Skip>
   [[nodiscard]] located_point first_point(interval<T> span, Wanted wanted, Skip skip) const {
     located_point result{false, span.begin, C{}};
@@ -722,8 +747,8 @@ class capacity_tree : public detail::profile_types<T, C> {
       if (!d.used) pool_.destroy(d.n);
   }
 
-  // Closes every open node above `level` at `at`, each inside the one below it; returns the
-  // lowest one closed (still to be attached), or a null entry.
+  /// Closes every open node above `level` at `at`, each inside the one below it; returns the
+  /// lowest one closed (still to be attached), or a null entry.
   open close_above(C level, T at) noexcept {
     open popped{nullptr, C{}, npos};
     while (scratch_.stack.back().level > level) {
@@ -771,7 +796,7 @@ class capacity_tree : public detail::profile_types<T, C> {
 
   void unlink(node* x) noexcept { x->parent->children.erase(x->parent->children.iterator_to(*x)); }
 
-  // Whether x has no more children before t than at or after it, counting from both ends.
+  /// Whether x has no more children before t than at or after it, counting from both ends.
   [[nodiscard]] static bool fewer_children_before(const node* x, T t) noexcept {
     auto forward = x->children.begin();
     auto backward = x->children.end();
@@ -783,7 +808,7 @@ class capacity_tree : public detail::profile_types<T, C> {
     }
   }
 
-  // Moves the children of `from` that begin before `before` to `to` (same capacity).
+  /// Moves the children of `from` that begin before `before` to `to` (same capacity).
   void move_children_before(node* from, node* to, T before) noexcept {
     auto it = from->children.begin();
     while (it != from->children.end() && it->begin < before) {
@@ -794,7 +819,7 @@ class capacity_tree : public detail::profile_types<T, C> {
     }
   }
 
-  // Moves the children of `from` that begin at or after `from_time` to `to` (same capacity).
+  /// Moves the children of `from` that begin at or after `from_time` to `to` (same capacity).
   void move_children(node* from, node* to, T from_time = std::numeric_limits<T>::min()) noexcept {
     auto it = from->children.lower_bound(from_time);
     while (it != from->children.end()) {
@@ -805,7 +830,7 @@ class capacity_tree : public detail::profile_types<T, C> {
     }
   }
 
-  // Destroys x and everything below it, without recursion (the tree may be deep).
+  /// Destroys x and everything below it, without recursion (the tree may be deep).
   void dispose_subtree(node* x) noexcept {
     if (x->parent != nullptr) unlink(x);
     node* n = x;
@@ -828,8 +853,8 @@ class capacity_tree : public detail::profile_types<T, C> {
     root_ = nullptr;
   }
 
-  // A fresh tree: the root floor at 0 over [origin, forever) holding one block of everything.
-  // Called from the constructor's member initialisers, after pool_ (declared before root_).
+  /// A fresh tree: the root floor at 0 over [origin, forever) holding one block of everything.
+  /// Called from the constructor's member initialisers, after pool_ (declared before root_).
   node* plant(C total, T origin) {
     detail::check_profile("capacity_tree", total, origin);
     node* root = pool_.create(origin, forever<T>, C{}, nullptr);
@@ -861,9 +886,9 @@ class capacity_tree : public detail::profile_types<T, C> {
   }
 
   C total_;
-  detail::node_pool<node> pool_;  // declared first: outlives every node's links
+  detail::node_pool<node> pool_;  ///< declared first: outlives every node's links
   node* root_ = nullptr;
-  scratch scratch_;  // reused by every reserve and release, so they rarely allocate
+  scratch scratch_;  ///< reused by every reserve and release, so they rarely allocate
 };
 
 namespace detail {
@@ -871,12 +896,14 @@ template <class...>
 inline constexpr bool always_false = false;
 }  // namespace detail
 
-// A capacity_tree over a vector capacity names a type with no members, so that asking
-// availability<capacity_tree<T, resources<N, V>>> (or dynamic_resources) is simply false;
-// building one fails with the reason.
+/// A capacity_tree over a vector capacity names a type with no members, so that asking
+/// availability<capacity_tree<T, resources<N, V>>> (or dynamic_resources) is simply false;
+/// building one fails with the reason.
 template <time_value T, capacity_value C>
 requires(!scalar_capacity<C>) class capacity_tree<T, C> {
  public:
+  /// Refuses, at compile time, a capacity_tree over a vector capacity (the static_assert says
+  /// why).
   template <class... Args>
   explicit capacity_tree(Args&&...) {
     static_assert(detail::always_false<Args...>,

@@ -1,14 +1,15 @@
 #pragma once
 
-// free_list<T, C>: the time-exclusive list of free blocks of Schneider & Linnert (§5, Fig. 2
-// left). The time line from the origin to forever is cut into maximal blocks, each with one
-// free capacity; no two neighbours have the same capacity. Blocks are kept in a
-// Boost.Intrusive red-black tree keyed by their begin, so the block in force at t is found in
-// O(log n); the blocks themselves come from a node pool, not one heap allocation each.
-//
-// Costs, with n blocks and k blocks touched: free_at O(log n); min_free, reserve and release
-// O(log n + k); earliest_fit O(log n + scanned blocks), scanning as Fig. 3 does; blocks_from
-// and blocks_in O(log n) to start and O(1) a block; next_change O(log n); set_total O(n).
+/// \file
+/// free_list<T, C>: the time-exclusive list of free blocks of Schneider & Linnert (§5, Fig. 2
+/// left). The time line from the origin to forever is cut into maximal blocks, each with one
+/// free capacity; no two neighbours have the same capacity. Blocks are kept in a
+/// Boost.Intrusive red-black tree keyed by their begin, so the block in force at t is found in
+/// O(log n); the blocks themselves come from a node pool, not one heap allocation each.
+///
+/// Costs, with n blocks and k blocks touched: free_at O(log n); min_free, reserve and release
+/// O(log n + k); earliest_fit O(log n + scanned blocks), scanning as Fig. 3 does; blocks_from
+/// and blocks_in O(log n) to start and O(1) a block; next_change O(log n); set_total O(n).
 
 #include <algorithm>
 #include <boost/intrusive/set.hpp>
@@ -29,9 +30,13 @@
 
 namespace leasehold {
 
+/// The time-exclusive list of free blocks (Schneider & Linnert §5): a model of
+/// leasehold::availability with O(log n + k) updates; see the file's description for every cost.
 template <time_value T = std::int64_t, capacity_value C = std::int64_t>
 class free_list : public detail::profile_types<T, C> {
  public:
+  /// A profile of `total` capacity, all of it free from `origin` to forever. Throws
+  /// invalid_request for a total that is not positive or an origin that leaves no time to book.
   explicit free_list(C total, T origin = 0) : total_(total) {
     detail::check_profile("free_list", total, origin);
     blocks_.insert_before(blocks_.end(), *pool_.create(origin, total));
@@ -39,21 +44,27 @@ class free_list : public detail::profile_types<T, C> {
 
   ~free_list() { clear(); }
 
+  /// A deep copy: the same blocks, in memory of its own (strong guarantee: a copy that cannot
+  /// allocate throws std::bad_alloc and leaves nothing behind).
   free_list(const free_list& other) : total_(other.total_) {
     pool_.reserve_nodes(other.blocks_.size());  // the only step that can throw
     for (const node& n : other.blocks_) blocks_.push_back(*pool_.create(n.begin, n.free));
   }
 
+  /// Takes other's blocks without copying them; other may then only be destroyed or assigned to.
   free_list(free_list&& other) noexcept
       : total_(other.total_), pool_(std::move(other.pool_)), blocks_(std::move(other.blocks_)) {}
 
   // Copy and move assignment in one: the argument is built by the copy or move constructor,
   // so a copy that throws leaves *this untouched, and the swap cannot throw.
+  /// Copy and move assignment in one (copy and swap): a copy that throws leaves *this
+  /// unchanged.
   free_list& operator=(free_list other) noexcept {
     swap(other);
     return *this;
   }
 
+  /// Exchanges the two profiles' contents; O(1), never throws.
   void swap(free_list& other) noexcept {
     using std::swap;
     swap(total_, other.total_);
@@ -61,18 +72,23 @@ class free_list : public detail::profile_types<T, C> {
     blocks_.swap(other.blocks_);
   }
 
-  // advance_to throws only from its argument check, and undoing a reserve or release that
-  // just succeeded never throws (see change_over): cluster::slot_table rolls back in place.
+  /// advance_to throws only from its argument check, and undoing a reserve or release that
+  /// just succeeded never throws (see change_over): cluster::slot_table rolls back in place.
   static constexpr bool nothrow_rollback = true;
 
+  /// The total capacity, what is free where nothing is booked.
   [[nodiscard]] C total() const noexcept { return total_; }
+  /// The earliest time the profile holds; advance_to moves it forward.
   [[nodiscard]] T origin() const noexcept { return blocks_.begin()->begin; }
 
+  /// The capacity free at t. Throws invalid_request for t before the origin. O(log n).
   [[nodiscard]] C free_at(T t) const {
     detail::check_time("free_at", t, origin());
     return block_at(t)->free;
   }
 
+  /// The least capacity free at any time of span, the most a booking over it could take.
+  /// Throws invalid_request for an empty span or one beginning before the origin. O(log n + k).
   [[nodiscard]] C min_free(interval<T> span) const {
     detail::check_span("min_free", span, origin());
     C lowest = total_;
@@ -81,9 +97,9 @@ class free_list : public detail::profile_types<T, C> {
     return lowest;
   }
 
-  // Schneider & Linnert, Fig. 3: take the first block with enough capacity, extend the
-  // candidate across adjacent blocks until it is long enough, and restart after the first
-  // block that is too small. Blocks never leave gaps here, so "adjacent" always holds.
+  /// Schneider & Linnert, Fig. 3: take the first block with enough capacity, extend the
+  /// candidate across adjacent blocks until it is long enough, and restart after the first
+  /// block that is too small. Blocks never leave gaps here, so "adjacent" always holds.
   [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin());
     if (starts.empty()) return std::nullopt;
@@ -106,9 +122,9 @@ class free_list : public detail::profile_types<T, C> {
     }
   }
 
-  // The mirror of Fig. 3, walking back from the window's end: the run of blocks with enough
-  // free that ends latest is extended backwards until it is long enough, and the search
-  // restarts before the first block that is too small. O(blocks walked).
+  /// The mirror of Fig. 3, walking back from the window's end: the run of blocks with enough
+  /// free that ends latest is extended backwards until it is long enough, and the search
+  /// restarts before the first block that is too small. O(blocks walked).
   [[nodiscard]] std::optional<T> latest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin(), "latest_fit");
     if (starts.empty()) return std::nullopt;
@@ -128,6 +144,10 @@ class free_list : public detail::profile_types<T, C> {
     }
   }
 
+  /// Books `amount` over `span`. Throws invalid_request for an empty span, one beginning before
+  /// the origin, or an amount not positive or above the total; insufficient_capacity when
+  /// `amount` is not free throughout (naming the first time it is not). Strong guarantee. O(log n +
+  /// k).
   void reserve(interval<T> span, C amount) {
     detail::check_span("reserve", span, origin());
     detail::check_amount("reserve", amount, total_);
@@ -139,6 +159,9 @@ class free_list : public detail::profile_types<T, C> {
     change_over(span, [&amount](C& free) { free -= amount; });
   }
 
+  /// Gives back `amount` over `span`, the reverse of reserve. Throws invalid_request as reserve
+  /// does; invalid_release when more than is booked would come back somewhere (the free
+  /// capacity would exceed the total). Strong guarantee. O(log n + k).
   void release(interval<T> span, C amount) {
     detail::check_span("release", span, origin());
     detail::check_amount("release", amount, total_);
@@ -150,8 +173,8 @@ class free_list : public detail::profile_types<T, C> {
     change_over(span, [&amount](C& free) { free += amount; });
   }
 
-  // Forgets every block that ends by t and cuts the one in force at t, so the structure
-  // only ever holds the future.
+  /// Forgets every block that ends by t and cuts the one in force at t, so the structure
+  /// only ever holds the future.
   void advance_to(T t) {
     detail::check_advance(t, origin());
     auto keep = mutable_block_at(t);
@@ -159,6 +182,7 @@ class free_list : public detail::profile_types<T, C> {
     keep->begin = t;  // still the smallest key: the order is unchanged
   }
 
+  /// Every maximal free block from the origin on, in time order, as a vector (a copy): O(n).
   [[nodiscard]] std::vector<free_block<T, C>> free_blocks() const {
     std::vector<free_block<T, C>> blocks;
     blocks.reserve(blocks_.size());
@@ -167,18 +191,23 @@ class free_list : public detail::profile_types<T, C> {
     return blocks;
   }
 
-  // The profile from t on, and within a span, read in place (walkable_availability): views
-  // that any mutating call invalidates.
+  /// The profile from t on, and within a span, read in place (walkable_availability): views
+  /// that any mutating call invalidates.
   [[nodiscard]] auto blocks_from(T t) const {
     detail::check_time("blocks_from", t, origin());
     return blocks_view(block_cursor{&blocks_, block_at(t)}, {t, forever<T>});
   }
 
+  /// The maximal free blocks that meet `span`, clipped to it, in time order. Throws
+  /// invalid_request for an empty span or one beginning before the origin.
   [[nodiscard]] auto blocks_in(interval<T> span) const {
     detail::check_span("blocks_in", span, origin());
     return blocks_view(block_cursor{&blocks_, block_at(span.begin)}, span);
   }
 
+  /// The first time after t at which the free capacity differs from that at t (the end of
+  /// the block in force at t), or nullopt when it never changes. Throws invalid_request for t
+  /// before the origin.
   [[nodiscard]] std::optional<T> next_change(T t) const {
     detail::check_time("next_change", t, origin());
     const auto next = blocks_.upper_bound(t);
@@ -186,9 +215,9 @@ class free_list : public detail::profile_types<T, C> {
     return next->begin;
   }
 
-  // Changes the capacity of the resource, keeping what is booked at every time
-  // (resizable_availability). Every block moves by the same amount, so neighbours stay
-  // distinct. Checked in full before the first change, which cannot throw.
+  /// Changes the capacity of the resource, keeping what is booked at every time
+  /// (resizable_availability). Every block moves by the same amount, so neighbours stay
+  /// distinct. Checked in full before the first change, which cannot throw.
   void set_total(C new_total) {
     detail::check_new_total(new_total);
     for (const node& n : blocks_)
@@ -198,14 +227,15 @@ class free_list : public detail::profile_types<T, C> {
     total_ = new_total;
   }
 
+  /// The number of maximal free blocks held, the n of the costs above.
   [[nodiscard]] std::size_t block_count() const noexcept { return blocks_.size(); }
 
-  // Bytes held by the structure, pool slack included.
+  /// Bytes held by the structure, pool slack included.
   [[nodiscard]] std::size_t memory_usage() const noexcept {
     return sizeof(*this) + pool_.capacity() * pool_.node_size();
   }
 
-  // Checks every invariant; throws invariant_violation naming the first one broken.
+  /// Checks every invariant; throws invariant_violation naming the first one broken.
   void validate() const {
     if (blocks_.empty()) throw invariant_violation("free_list: no blocks");
     if (pool_.live() != blocks_.size())
@@ -247,7 +277,7 @@ class free_list : public detail::profile_types<T, C> {
     void operator()(node* n) const noexcept { pool->destroy(n); }
   };
 
-  // block_view's cursor: a block of the set (detail/block_view.hpp).
+  /// block_view's cursor: a block of the set (detail/block_view.hpp).
   struct block_cursor {
     const block_set* blocks = nullptr;
     const_iterator at{};
@@ -259,7 +289,7 @@ class free_list : public detail::profile_types<T, C> {
   };
   using blocks_view = detail::block_view<T, C, block_cursor>;
 
-  // The block in force at t; t >= origin().
+  /// The block in force at t; t >= origin().
   [[nodiscard]] const_iterator block_at(T t) const { return std::prev(blocks_.upper_bound(t)); }
   [[nodiscard]] iterator mutable_block_at(T t) { return std::prev(blocks_.upper_bound(t)); }
 
@@ -268,13 +298,13 @@ class free_list : public detail::profile_types<T, C> {
     return next == blocks_.end() ? forever<T> : next->begin;
   }
 
-  // Makes span.begin and span.end block boundaries, applies `change` to every block in the
-  // span, then merges the two boundaries with their left neighbours where they became equal.
-  // Interior neighbours change by the same amount, so they stay distinct. The split nodes
-  // are reserved before anything changes: from there on nothing can throw. Exactly the nodes
-  // needed are reserved, never more: a merge returns a node to the pool, and the inverse call
-  // needs a split exactly where this one merged, so undoing a call that just succeeded never
-  // allocates (slot_table's rollback relies on that: nothrow_rollback).
+  /// Makes span.begin and span.end block boundaries, applies `change` to every block in the
+  /// span, then merges the two boundaries with their left neighbours where they became equal.
+  /// Interior neighbours change by the same amount, so they stay distinct. The split nodes
+  /// are reserved before anything changes: from there on nothing can throw. Exactly the nodes
+  /// needed are reserved, never more: a merge returns a node to the pool, and the inverse call
+  /// needs a split exactly where this one merged, so undoing a call that just succeeded never
+  /// allocates (slot_table's rollback relies on that: nothrow_rollback).
   template <class Change>
   void change_over(interval<T> span, Change change) {
     detail::split_span_ends(
@@ -301,7 +331,7 @@ class free_list : public detail::profile_types<T, C> {
   void clear() noexcept { blocks_.clear_and_dispose(disposer{&pool_}); }
 
   C total_;
-  detail::node_pool<node> pool_;  // declared before blocks_: outlives the tree's links
+  detail::node_pool<node> pool_;  ///< declared before blocks_: outlives the tree's links
   block_set blocks_;
 };
 

@@ -1,73 +1,74 @@
 #pragma once
 
-// free_tree<T, C>: the time-exclusive free blocks of Schneider & Linnert (§5, Fig. 2 left) —
-// the same maximal blocks as free_list — kept in a treap keyed by begin, where every node
-// also summarises its subtree: the smallest begin and the element-wise minimum and maximum
-// free capacity. About one node in 16, a summary node, also keeps, for a few capacity
-// thresholds, a run_summary (detail/run_summary.hpp) of its subtree's maximal runs of blocks
-// whose free capacity reaches the threshold.
-//
-// Why the run summaries: on a deep schedule a request meets hundreds of runs with enough
-// capacity that are too short before the first long enough one (issue 5's measurement), so
-// jumping from run to run in O(log n) each is not enough. The thresholds form a geometric
-// series from the total down to 1/128 of it (32 of them for a scalar, about 1.17 apart, in
-// whole units, each distinct value kept once); a request for c uses the largest threshold
-// theta <= c. Every time span with c free lies inside a run at theta, so earliest_fit walks
-// to the first stretch at least d long, judging blocks by c itself and a subtree by its
-// low/high where they settle it, and by its theta-runs only where c is mixed (skipping every
-// such subtree whose runs are all shorter). It looks for c inside the stretch with O(log n)
-// jumps ("next block that fits c", "next block that does not"), and only if c has no long
-// enough span there moves on to the next stretch. Judging blocks by c (issue 19) keeps a block
-// between theta and c from making a run that fails at c, which deep schedules made common. A
-// scalar search with no summaries to read is that walk alone, which is then exact. For
-// resources<N, V> the default is no thresholds (see detail::default_run_levels for the
-// measurement behind that).
-//
-// Costs, with n blocks, k blocks in a span and m the long stretches tried: free_at O(log n),
-// min_free O(log n), reserve and release O(log n + k) node updates, earliest_fit
-// O((m + jumps) log n). A node update recomputes the run summaries of only its subtree's mixed
-// thresholds, those in (low, high]: at the others every block of the subtree reaches the
-// threshold or none does, and the summary follows from the subtree's first begin (runs_at). A
-// leaf (about a third of a treap's nodes) has no mixed threshold, and a small subtree spans few.
-// Of those, a node whose subtree kept its shape recomputes only the thresholds that some block
-// of the call crossed, between its old and new free capacity (values_changed): about 14 of
-// its 23 mixed ones on the append benchmark at 100,000; the others cannot have changed.
-// Walking: blocks_from and blocks_in O(log n) to start and O(1) amortised a block
-// (detail/treap_cursor.hpp), next_change O(log n); set_total O(n) (see there).
-//
-// Why only a sparse subset of nodes keeps them (issue 19): 32 summaries are 768 bytes, and on
-// every node they made a tree of ~850 bytes a block, 78 MB at 100,000 blocks, whose searches
-// and updates waited on memory. The summary nodes hold the upper half of the priorities, so by
-// heap order they are the top of the treap, and every subtree below a node without summaries
-// is a gap of about 16 consecutive blocks between two summary nodes. A search falls back on
-// low/high there and otherwise walks the gap; refreshing a summary node computes a gap child's
-// summaries in one pass over its blocks (scan_gap). Which nodes they are is fixed at creation,
-// from a hash of the key (keeps_runs), so updates never allocate beyond the nodes they create,
-// and the undo of a reserve or release gets back exactly the summary blocks it needs. A node
-// is 80 bytes (72 before `pending`) plus 768 / 16 on average (docs/performance.md, "Run summaries
-// on a sparse subset of nodes").
-//
-// Why the run summaries are kept only while searches prune with them (issue 19): a reserve or
-// release changes every block of its span, and keeping the summaries means visiting and
-// recomputing each of them, O(k) with k blocks in the span. On an online workload of short
-// windows (the churn benchmark) the searches hardly ever skip a subtree by its summaries
-// (0.07 skips a search at N = 1,000, none at 10,000, where every request is below the lowest
-// threshold), so that upkeep was three quarters of the time. Without summaries to keep, a
-// change to a whole subtree is a lazy shift: low, high and the node's own free move by the
-// amount and `pending` remembers to move the subtree below, so an update is O(log n)
-// whatever its span. Searches read through the pending shifts (the offsets of seek) and never
-// write them. Which of the two modes the tree is in follows from what searches report (see
-// review_mode): every review_period updates, the summaries are dropped when the searches since
-// the last review pruned with them less than once in four, and rebuilt (O(n), once) when
-// searches without them walked four or more runs on average, as appending at the end of a deep
-// schedule does (about 40 a search at N = 100,000). A tree that is only searched, or only
-// updated, keeps its mode. Answers never depend on the mode, only their cost does.
-//
-// The third template parameter is the number of thresholds per capacity component (0 turns
-// the run pruning off, which the benchmarks compare: a scalar then walks, a vector jumps).
-//
-// compact() lays a long-lived tree out afresh, as a copy is (its nodes in descent order in one
-// chunk): O(n), and only when its owner calls it.
+/// \file
+/// free_tree<T, C>: the time-exclusive free blocks of Schneider & Linnert (§5, Fig. 2 left) —
+/// the same maximal blocks as free_list — kept in a treap keyed by begin, where every node
+/// also summarises its subtree: the smallest begin and the element-wise minimum and maximum
+/// free capacity. About one node in 16, a summary node, also keeps, for a few capacity
+/// thresholds, a run_summary (detail/run_summary.hpp) of its subtree's maximal runs of blocks
+/// whose free capacity reaches the threshold.
+///
+/// Why the run summaries: on a deep schedule a request meets hundreds of runs with enough
+/// capacity that are too short before the first long enough one (issue 5's measurement), so
+/// jumping from run to run in O(log n) each is not enough. The thresholds form a geometric
+/// series from the total down to 1/128 of it (32 of them for a scalar, about 1.17 apart, in
+/// whole units, each distinct value kept once); a request for c uses the largest threshold
+/// theta <= c. Every time span with c free lies inside a run at theta, so earliest_fit walks
+/// to the first stretch at least d long, judging blocks by c itself and a subtree by its
+/// low/high where they settle it, and by its theta-runs only where c is mixed (skipping every
+/// such subtree whose runs are all shorter). It looks for c inside the stretch with O(log n)
+/// jumps ("next block that fits c", "next block that does not"), and only if c has no long
+/// enough span there moves on to the next stretch. Judging blocks by c (issue 19) keeps a block
+/// between theta and c from making a run that fails at c, which deep schedules made common. A
+/// scalar search with no summaries to read is that walk alone, which is then exact. For
+/// resources<N, V> the default is no thresholds (see detail::default_run_levels for the
+/// measurement behind that).
+///
+/// Costs, with n blocks, k blocks in a span and m the long stretches tried: free_at O(log n),
+/// min_free O(log n), reserve and release O(log n + k) node updates, earliest_fit
+/// O((m + jumps) log n). A node update recomputes the run summaries of only its subtree's mixed
+/// thresholds, those in (low, high]: at the others every block of the subtree reaches the
+/// threshold or none does, and the summary follows from the subtree's first begin (runs_at). A
+/// leaf (about a third of a treap's nodes) has no mixed threshold, and a small subtree spans few.
+/// Of those, a node whose subtree kept its shape recomputes only the thresholds that some block
+/// of the call crossed, between its old and new free capacity (values_changed): about 14 of
+/// its 23 mixed ones on the append benchmark at 100,000; the others cannot have changed.
+/// Walking: blocks_from and blocks_in O(log n) to start and O(1) amortised a block
+/// (detail/treap_cursor.hpp), next_change O(log n); set_total O(n) (see there).
+///
+/// Why only a sparse subset of nodes keeps them (issue 19): 32 summaries are 768 bytes, and on
+/// every node they made a tree of ~850 bytes a block, 78 MB at 100,000 blocks, whose searches
+/// and updates waited on memory. The summary nodes hold the upper half of the priorities, so by
+/// heap order they are the top of the treap, and every subtree below a node without summaries
+/// is a gap of about 16 consecutive blocks between two summary nodes. A search falls back on
+/// low/high there and otherwise walks the gap; refreshing a summary node computes a gap child's
+/// summaries in one pass over its blocks (scan_gap). Which nodes they are is fixed at creation,
+/// from a hash of the key (keeps_runs), so updates never allocate beyond the nodes they create,
+/// and the undo of a reserve or release gets back exactly the summary blocks it needs. A node
+/// is 80 bytes (72 before `pending`) plus 768 / 16 on average (docs/performance.md, "Run summaries
+/// on a sparse subset of nodes").
+///
+/// Why the run summaries are kept only while searches prune with them (issue 19): a reserve or
+/// release changes every block of its span, and keeping the summaries means visiting and
+/// recomputing each of them, O(k) with k blocks in the span. On an online workload of short
+/// windows (the churn benchmark) the searches hardly ever skip a subtree by its summaries
+/// (0.07 skips a search at N = 1,000, none at 10,000, where every request is below the lowest
+/// threshold), so that upkeep was three quarters of the time. Without summaries to keep, a
+/// change to a whole subtree is a lazy shift: low, high and the node's own free move by the
+/// amount and `pending` remembers to move the subtree below, so an update is O(log n)
+/// whatever its span. Searches read through the pending shifts (the offsets of seek) and never
+/// write them. Which of the two modes the tree is in follows from what searches report (see
+/// review_mode): every review_period updates, the summaries are dropped when the searches since
+/// the last review pruned with them less than once in four, and rebuilt (O(n), once) when
+/// searches without them walked four or more runs on average, as appending at the end of a deep
+/// schedule does (about 40 a search at N = 100,000). A tree that is only searched, or only
+/// updated, keeps its mode. Answers never depend on the mode, only their cost does.
+///
+/// The third template parameter is the number of thresholds per capacity component (0 turns
+/// the run pruning off, which the benchmarks compare: a scalar then walks, a vector jumps).
+///
+/// compact() lays a long-lived tree out afresh, as a copy is (its nodes in descent order in one
+/// chunk): O(n), and only when its owner calls it.
 
 #include <algorithm>
 #include <array>
@@ -93,6 +94,9 @@
 
 namespace leasehold {
 
+/// The free blocks of free_list in an augmented treap whose subtree summaries prune
+/// earliest_fit to near-logarithmic time on deep schedules: a model of
+/// leasehold::availability; see the file's description for the summaries and every cost.
 template <time_value T = std::int64_t, capacity_value C = std::int64_t,
           std::size_t LevelsPerComponent = detail::default_run_levels<C>>
 class free_tree : public detail::profile_types<T, C> {
@@ -103,15 +107,17 @@ class free_tree : public detail::profile_types<T, C> {
   static constexpr std::size_t level_count = components::count * LevelsPerComponent;
   static_assert(LevelsPerComponent <= 64, "free_tree: at most 64 thresholds per component");
   using runs_block = std::array<runs_type, level_count>;
-  // About one node in summary_spacing keeps run summaries (see keeps_runs): 768 bytes of them
-  // for a scalar's 32 levels, so a node averages 80 + 768 / 16 = 128 bytes rather than 848.
-  // 1 in 8 measured a little faster on append and earliest_fit but over 200 bytes per block at
-  // 10,000 with the pools' slack (176 in the steady state, and pools that grow by an eighth
-  // leave it no margin); 1 in 32 slower on earliest_fit (docs/performance.md).
+  /// About one node in summary_spacing keeps run summaries (see keeps_runs): 768 bytes of them
+  /// for a scalar's 32 levels, so a node averages 80 + 768 / 16 = 128 bytes rather than 848.
+  /// 1 in 8 measured a little faster on append and earliest_fit but over 200 bytes per block at
+  /// 10,000 with the pools' slack (176 in the steady state, and pools that grow by an eighth
+  /// leave it no margin); 1 in 32 slower on earliest_fit (docs/performance.md).
   static constexpr std::uint64_t summary_spacing = 16;
   static constexpr std::uint32_t summary_priority = std::uint32_t{1} << 31;
 
  public:
+  /// A profile of `total` capacity, all of it free from `origin` to forever. Throws
+  /// invalid_request for a total that is not positive or an origin that leaves no time to book.
   explicit free_tree(C total, T origin = 0) : total_(total) {
     detail::check_profile("free_tree", total, origin);
     derive_from_total();
@@ -120,6 +126,8 @@ class free_tree : public detail::profile_types<T, C> {
     count_ = 1;
   }
 
+  /// A deep copy: the same blocks, in memory of its own (strong guarantee: a copy that cannot
+  /// allocate throws std::bad_alloc and leaves nothing behind).
   free_tree(const free_tree& other)
       : total_(other.total_),
         thresholds_(other.thresholds_),
@@ -133,6 +141,7 @@ class free_tree : public detail::profile_types<T, C> {
     count_ = other.count_;
   }
 
+  /// Takes other's blocks without copying them; other may then only be destroyed or assigned to.
   free_tree(free_tree&& other) noexcept
       : total_(other.total_),
         thresholds_(other.thresholds_),
@@ -147,6 +156,8 @@ class free_tree : public detail::profile_types<T, C> {
 
   // Copy and move assignment in one: the argument is built by the copy or move constructor,
   // so a copy that throws leaves *this untouched, and the swap cannot throw.
+  /// Copy and move assignment in one (copy and swap): a copy that throws leaves *this
+  /// unchanged.
   free_tree& operator=(free_tree other) noexcept {
     swap(other);
     return *this;
@@ -154,6 +165,7 @@ class free_tree : public detail::profile_types<T, C> {
 
   ~free_tree() { destroy(root_); }
 
+  /// Exchanges the two profiles' contents; O(1), never throws.
   void swap(free_tree& other) noexcept {
     using std::swap;
     swap(total_, other.total_);
@@ -168,25 +180,34 @@ class free_tree : public detail::profile_types<T, C> {
     swap(count_, other.count_);
   }
 
+  /// Exchanges the two profiles' contents; O(1), never throws.
   friend void swap(free_tree& a, free_tree& b) noexcept { a.swap(b); }
 
-  // advance_to throws only from its argument check, and undoing a reserve or release that
-  // just succeeded never throws (see change_over): cluster::slot_table rolls back in place.
+  /// advance_to throws only from its argument check, and undoing a reserve or release that
+  /// just succeeded never throws (see change_over): cluster::slot_table rolls back in place.
   static constexpr bool nothrow_rollback = true;
 
+  /// The total capacity, what is free where nothing is booked.
   [[nodiscard]] C total() const noexcept { return total_; }
+  /// The earliest time the profile holds; advance_to moves it forward.
   [[nodiscard]] T origin() const noexcept { return root_->first; }
 
+  /// The capacity free at t. Throws invalid_request for t before the origin. O(log n).
   [[nodiscard]] C free_at(T t) const {
     detail::check_time("free_at", t, origin());
     return free_in_force(t);
   }
 
+  /// The least capacity free at any time of span, the most a booking over it could take.
+  /// Throws invalid_request for an empty span or one beginning before the origin. O(log n).
   [[nodiscard]] C min_free(interval<T> span) const {
     detail::check_span("min_free", span, origin());
     return survey_min(span).folded;
   }
 
+  /// The earliest start s with r.amount free throughout [s, s + r.duration) inside r.window,
+  /// or nullopt when there is none. Throws invalid_request for a malformed request (see
+  /// leasehold::request). O((m + jumps) log n), see the file's description.
   [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin());
     if (starts.empty()) return std::nullopt;
@@ -214,11 +235,11 @@ class free_tree : public detail::profile_types<T, C> {
     return start;
   }
 
-  // The mirror of earliest_fit, without the run summaries: blocks are walked back from the
-  // window's end in reverse order of the treap, and a subtree is passed in one step when its
-  // element-wise minimum fits the amount (every block in it extends the run) or its maximum
-  // does not (every block in it stops the run). So the walk visits the blocks whose free
-  // capacity is mixed around the amount near the answer, and the paths to them.
+  /// The mirror of earliest_fit, without the run summaries: blocks are walked back from the
+  /// window's end in reverse order of the treap, and a subtree is passed in one step when its
+  /// element-wise minimum fits the amount (every block in it extends the run) or its maximum
+  /// does not (every block in it stops the run). So the walk visits the blocks whose free
+  /// capacity is mixed around the amount near the answer, and the paths to them.
   [[nodiscard]] std::optional<T> latest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin(), "latest_fit");
     if (starts.empty()) return std::nullopt;
@@ -230,6 +251,10 @@ class free_tree : public detail::profile_types<T, C> {
     return walk.found;
   }
 
+  /// Books `amount` over `span`. Throws invalid_request for an empty span, one beginning before
+  /// the origin, or an amount not positive or above the total; insufficient_capacity when
+  /// `amount` is not free throughout (naming the first time it is not). Strong guarantee. O(log n +
+  /// k) node updates.
   void reserve(interval<T> span, C amount) {
     detail::check_span("reserve", span, origin());
     detail::check_amount("reserve", amount, total_);
@@ -253,6 +278,9 @@ class free_tree : public detail::profile_types<T, C> {
     note_update();
   }
 
+  /// Gives back `amount` over `span`, the reverse of reserve. Throws invalid_request as reserve
+  /// does; invalid_release when more than is booked would come back somewhere (the free
+  /// capacity would exceed the total). Strong guarantee. O(log n + k) node updates.
   void release(interval<T> span, C amount) {
     detail::check_span("release", span, origin());
     detail::check_amount("release", amount, total_);
@@ -273,7 +301,7 @@ class free_tree : public detail::profile_types<T, C> {
     note_update();
   }
 
-  // Forgets every block that ends by t and cuts the one in force at t.
+  /// Forgets every block that ends by t and cuts the one in force at t.
   void advance_to(T t) {
     detail::check_advance(t, origin());
     // Often nothing is dropped (churn advances about as often as a block ends): no split then.
@@ -288,6 +316,7 @@ class free_tree : public detail::profile_types<T, C> {
     refresh(root_);
   }
 
+  /// Every maximal free block from the origin on, in time order, as a vector (a copy): O(n).
   [[nodiscard]] std::vector<free_block<T, C>> free_blocks() const {
     std::vector<free_block<T, C>> blocks;
     blocks.reserve(count_);
@@ -298,20 +327,22 @@ class free_tree : public detail::profile_types<T, C> {
     return blocks;
   }
 
-  // The profile from t on, and within a span, read in place (walkable_availability): views
-  // that yield the true free capacities (pending shifts applied) and never write to the tree;
-  // any mutating call invalidates them.
+  /// The profile from t on, and within a span, read in place (walkable_availability): views
+  /// that yield the true free capacities (pending shifts applied) and never write to the tree;
+  /// any mutating call invalidates them.
   [[nodiscard]] auto blocks_from(T t) const {
     detail::check_time("blocks_from", t, origin());
     return blocks_view(block_cursor(root_, t), {t, forever<T>});
   }
 
+  /// The maximal free blocks that meet `span`, clipped to it, in time order. Throws
+  /// invalid_request for an empty span or one beginning before the origin.
   [[nodiscard]] auto blocks_in(interval<T> span) const {
     detail::check_span("blocks_in", span, origin());
     return blocks_view(block_cursor(root_, span.begin), span);
   }
 
-  // The first begin after t: keys only, so no shift is read.
+  /// The first begin after t: keys only, so no shift is read.
   [[nodiscard]] std::optional<T> next_change(T t) const {
     detail::check_time("next_change", t, origin());
     std::optional<T> next;
@@ -326,14 +357,14 @@ class free_tree : public detail::profile_types<T, C> {
     return next;
   }
 
-  // Changes the capacity of the resource, keeping what is booked at every time
-  // (resizable_availability). One seek finds the earliest block whose bookings would not fit
-  // (a subtree holds one iff some component of its minimum free is short, which is exact
-  // element-wise too). Then O(n): the thresholds of the run summaries are fractions of the
-  // total, and the bound that makes lazy shifts safe is in terms of the total, so every
-  // pending shift is pushed down, every block moved and every summary recomputed (rebase)
-  // rather than one shift left at the root. Nothing after the check can throw: no node is
-  // made or freed.
+  /// Changes the capacity of the resource, keeping what is booked at every time
+  /// (resizable_availability). One seek finds the earliest block whose bookings would not fit
+  /// (a subtree holds one iff some component of its minimum free is short, which is exact
+  /// element-wise too). Then O(n): the thresholds of the run summaries are fractions of the
+  /// total, and the bound that makes lazy shifts safe is in terms of the total, so every
+  /// pending shift is pushed down, every block moved and every summary recomputed (rebase)
+  /// rather than one shift left at the root. Nothing after the check can throw: no node is
+  /// made or freed.
   void set_total(C new_total) {
     detail::check_new_total(new_total);
     const C old_total = total_;
@@ -353,37 +384,38 @@ class free_tree : public detail::profile_types<T, C> {
     rebase(root_, old_total);
   }
 
+  /// The number of maximal free blocks held, the n of the costs above.
   [[nodiscard]] std::size_t block_count() const noexcept { return count_; }
 
-  // The longest root-to-leaf path, in nodes: a diagnostic of the treap's balance (about
-  // 2 ln n expected, whatever the order of the updates).
+  /// The longest root-to-leaf path, in nodes: a diagnostic of the treap's balance (about
+  /// 2 ln n expected, whatever the order of the updates).
   [[nodiscard]] std::size_t height() const noexcept { return height_of(root_); }
 
-  // Whether the run summaries are kept up to date now (see review_mode): a diagnostic, for
-  // tests and benchmarks; the answers are the same either way.
+  /// Whether the run summaries are kept up to date now (see review_mode): a diagnostic, for
+  /// tests and benchmarks; the answers are the same either way.
   [[nodiscard]] bool maintains_run_summaries() const noexcept { return review_.maintained; }
 
-  // Lays the tree out afresh, as a copy is: every node in one block of memory, in the order a
-  // descent meets them (each node before its subtrees), and the pools' slack given back.
-  // The blocks, the answers and the mode stay as they are. A tree that has lived through
-  // many reserves and releases has its nodes wherever its pools had room when each was made,
-  // so its paths cross more cache lines and pages: the append benchmark's searches ran 1.07x
-  // faster on a compacted tree than on the one its reserves left at 10,000 reservations, 1.5x
-  // at 100,000 and 2.4x at 1,000,000 (docs/performance.md, "A tree laid out afresh"). O(n)
-  // time, and room for a second copy while it runs, so it is the owner's to call when a pause
-  // suits it; no other call makes one. Strong guarantee: on bad_alloc the tree is unchanged.
+  /// Lays the tree out afresh, as a copy is: every node in one block of memory, in the order a
+  /// descent meets them (each node before its subtrees), and the pools' slack given back.
+  /// The blocks, the answers and the mode stay as they are. A tree that has lived through
+  /// many reserves and releases has its nodes wherever its pools had room when each was made,
+  /// so its paths cross more cache lines and pages: the append benchmark's searches ran 1.07x
+  /// faster on a compacted tree than on the one its reserves left at 10,000 reservations, 1.5x
+  /// at 100,000 and 2.4x at 1,000,000 (docs/performance.md, "A tree laid out afresh"). O(n)
+  /// time, and room for a second copy while it runs, so it is the owner's to call when a pause
+  /// suits it; no other call makes one. Strong guarantee: on bad_alloc the tree is unchanged.
   void compact() { *this = free_tree(*this); }
 
-  // Bytes held by the structure, pool slack included.
+  /// Bytes held by the structure, pool slack included.
   [[nodiscard]] std::size_t memory_usage() const noexcept {
     return sizeof(*this) + pool_.capacity() * pool_.node_size() +
            summaries_.capacity() * summaries_.node_size();
   }
 
-  // Checks every invariant — search order, heap order of priorities, block contents, and
-  // every node's summary against one recomputed from its children — and the root's run
-  // summaries against a direct scan of the blocks. Throws invariant_violation naming the
-  // first one broken.
+  /// Checks every invariant — search order, heap order of priorities, block contents, and
+  /// every node's summary against one recomputed from its children — and the root's run
+  /// summaries against a direct scan of the blocks. Throws invariant_violation naming the
+  /// first one broken.
   void validate() const {
     if (root_ == nullptr) throw invariant_violation("free_tree: no blocks");
     if (pool_.live() != count_)
@@ -418,13 +450,13 @@ class free_tree : public detail::profile_types<T, C> {
   }
 
  private:
-  // What made a node stale, for refresh(). `values_changed`: its subtree holds the same
-  // blocks, up to splits and merges of equal neighbours, and some of their free capacities
-  // changed. A split or merge of equal neighbours moves no run's start or stop at any
-  // threshold, so only the levels whose threshold lies between a changed block's old and new
-  // free capacity can change (change_over hands them to refresh()). `shape_changed`:
-  // the subtree itself was rebuilt (a treap split, merge or rotation), or its first begin
-  // moved; every level is recomputed.
+  /// What made a node stale, for refresh(). `values_changed`: its subtree holds the same
+  /// blocks, up to splits and merges of equal neighbours, and some of their free capacities
+  /// changed. A split or merge of equal neighbours moves no run's start or stop at any
+  /// threshold, so only the levels whose threshold lies between a changed block's old and new
+  /// free capacity can change (change_over hands them to refresh()). `shape_changed`:
+  /// the subtree itself was rebuilt (a treap split, merge or rotation), or its first begin
+  /// moved; every level is recomputed.
   static constexpr std::uint8_t values_changed = 1;
   static constexpr std::uint8_t shape_changed = 2;
 
@@ -452,10 +484,10 @@ class free_tree : public detail::profile_types<T, C> {
     runs_block* runs = nullptr;
   };
 
-  // What follows from the total: the thresholds of the run summaries and whether updates may
-  // leave shifts pending. A small total rounds several thresholds to the same value (32 levels
-  // of 128 units give 25 distinct ones): equal thresholds have equal runs, so each value is
-  // kept once, at the rank of its highest level, and every update and search skips the copies.
+  /// What follows from the total: the thresholds of the run summaries and whether updates may
+  /// leave shifts pending. A small total rounds several thresholds to the same value (32 levels
+  /// of 128 units give 25 distinct ones): equal thresholds have equal runs, so each value is
+  /// kept once, at the rank of its highest level, and every update and search skips the copies.
   void derive_from_total() noexcept {
     thresholds_ = {};
     level_ranks_ = {};
@@ -480,10 +512,10 @@ class free_tree : public detail::profile_types<T, C> {
     }
   }
 
-  // set_total's pass, children after their parent's shift and before its summary: every
-  // pending shift pushed down (none is left, whatever the new total allows), every block's
-  // free capacity rebased from old_total to total_, every summary recomputed at the new
-  // thresholds (the run summaries too, while they are maintained).
+  /// set_total's pass, children after their parent's shift and before its summary: every
+  /// pending shift pushed down (none is left, whatever the new total allows), every block's
+  /// free capacity rebased from old_total to total_, every summary recomputed at the new
+  /// thresholds (the run summaries too, while they are maintained).
   void rebase(node* n, const C& old_total) noexcept {
     if (n == nullptr) return;
     push_down(n);
@@ -496,13 +528,13 @@ class free_tree : public detail::profile_types<T, C> {
   using block_cursor = detail::treap_cursor<node, T, C>;
   using blocks_view = detail::block_view<T, C, block_cursor>;
 
-  // A seek that looks for the first node satisfying `hit`, or beginning at or after `limit`
-  // (where the caller stops caring), and may skip any subtree for which `may_hit` is false.
-  // may_hit must hold for every subtree holding a hit; it need not be exact (for vectors the
-  // element-wise maximum only says that each component fits somewhere, so the limit is what
-  // keeps such a seek from wandering far past the stretch it is about). Both take the node and
-  // the shift its ancestors still owe it (the sum of their pending): its true free is
-  // shifted(n.free, shift), and likewise low and high.
+  /// A seek that looks for the first node satisfying `hit`, or beginning at or after `limit`
+  /// (where the caller stops caring), and may skip any subtree for which `may_hit` is false.
+  /// may_hit must hold for every subtree holding a hit; it need not be exact (for vectors the
+  /// element-wise maximum only says that each component fits somewhere, so the limit is what
+  /// keeps such a seek from wandering far past the stretch it is about). Both take the node and
+  /// the shift its ancestors still owe it (the sum of their pending): its true free is
+  /// shifted(n.free, shift), and likewise low and high.
   template <class MayHit, class Hit>
   struct node_seeker {
     MayHit may_hit_fn;
@@ -519,22 +551,22 @@ class free_tree : public detail::profile_types<T, C> {
     return {may_hit, hit, limit};
   }
 
-  // A seek for the first stretch, from `clamp` on, that may hold `amount` for `length`: the
-  // stretch between two blocks known to fall short of the amount, found as a maximal run at one
-  // threshold (at most the amount) wherever only a stored run summary speaks for a subtree.
-  // Blocks, and subtrees that all fit the amount or where no block can, are judged by the
-  // amount itself, so a block between the threshold and the amount ends a stretch rather than
-  // extending a run that the caller would then search in vain: on the append benchmark those
-  // near misses made the slowest tenth of the searches over half of their time at 100,000.
-  // Every stretch it returns still holds every window that fits (a summary's runs at the
-  // threshold only ever make a stretch longer than the amount's own), so the caller's search
-  // inside it keeps the answer exact. `open` is the start of the stretch in progress while
-  // folding left to right. `prunes` counts the subtrees skipped by their stored summaries
-  // (review_mode weighs them). Without `use_summaries` (a search with no summaries to read:
-  // see fit_within's walk) every mixed subtree is walked, so every stretch it returns fits
-  // throughout, and `closes` counts the stretches it closed too short. Such a walk may owe
-  // shifts (the lazy mode) and applies them; the summaries are read only while maintained,
-  // when no shift is pending.
+  /// A seek for the first stretch, from `clamp` on, that may hold `amount` for `length`: the
+  /// stretch between two blocks known to fall short of the amount, found as a maximal run at one
+  /// threshold (at most the amount) wherever only a stored run summary speaks for a subtree.
+  /// Blocks, and subtrees that all fit the amount or where no block can, are judged by the
+  /// amount itself, so a block between the threshold and the amount ends a stretch rather than
+  /// extending a run that the caller would then search in vain: on the append benchmark those
+  /// near misses made the slowest tenth of the searches over half of their time at 100,000.
+  /// Every stretch it returns still holds every window that fits (a summary's runs at the
+  /// threshold only ever make a stretch longer than the amount's own), so the caller's search
+  /// inside it keeps the answer exact. `open` is the start of the stretch in progress while
+  /// folding left to right. `prunes` counts the subtrees skipped by their stored summaries
+  /// (review_mode weighs them). Without `use_summaries` (a search with no summaries to read:
+  /// see fit_within's walk) every mixed subtree is walked, so every stretch it returns fits
+  /// throughout, and `closes` counts the stretches it closed too short. Such a walk may owe
+  /// shifts (the lazy mode) and applies them; the summaries are read only while maintained,
+  /// when no shift is pending.
   struct run_seeker {
     std::size_t level;
     T clamp;
@@ -623,30 +655,30 @@ class free_tree : public detail::profile_types<T, C> {
     }
   };
 
-  // Only asked with thresholds to prune with; the divisor is never 0, so that the instantiation
-  // without thresholds (LevelsPerComponent = 0) compiles without a division by zero.
+  /// Only asked with thresholds to prune with; the divisor is never 0, so that the instantiation
+  /// without thresholds (LevelsPerComponent = 0) compiles without a division by zero.
   static constexpr std::size_t per_component = LevelsPerComponent > 0 ? LevelsPerComponent : 1;
 
   [[nodiscard]] bool reaches(const C& free, std::size_t level) const noexcept {
     return components::get(free, level / per_component) >= thresholds_[level];
   }
 
-  // Per component, a range [first, second) of levels.
+  /// Per component, a range [first, second) of levels.
   using level_ranges = std::array<std::pair<std::size_t, std::size_t>, components::count>;
 
-  // The run summary of n's subtree at `level`. A level whose threshold every block of the
-  // subtree reaches (low at or above it) has one run from the first block to the end; one that
-  // no block reaches (high below it) has no run at all. Both follow from n.first alone, so
-  // only the mixed levels, threshold in (low, high], are stored in n.runs (recompute() leaves
-  // the other entries as they were, and nothing reads them): a leaf has none. A node without
-  // summaries has its mixed levels computed from its blocks (scan_gap).
+  /// The run summary of n's subtree at `level`. A level whose threshold every block of the
+  /// subtree reaches (low at or above it) has one run from the first block to the end; one that
+  /// no block reaches (high below it) has no run at all. Both follow from n.first alone, so
+  /// only the mixed levels, threshold in (low, high], are stored in n.runs (recompute() leaves
+  /// the other entries as they were, and nothing reads them): a leaf has none. A node without
+  /// summaries has its mixed levels computed from its blocks (scan_gap).
   [[nodiscard]] runs_type runs_at(const node& n, std::size_t level) const noexcept {
     runs_block scratch;  // scan_gap fills the entries runs_from reads
     return runs_from(n, level, *runs_of(&n, scratch));
   }
 
-  // The stored run summaries of a subtree: a summary node's own, or, for a gap (a node without
-  // them), a scan of its blocks into `scratch`; nullptr for no subtree.
+  /// The stored run summaries of a subtree: a summary node's own, or, for a gap (a node without
+  /// them), a scan of its blocks into `scratch`; nullptr for no subtree.
   [[nodiscard]] const runs_block* runs_of(const node* n, runs_block& scratch,
                                           const level_ranges* only = nullptr) const noexcept {
     if (n == nullptr) return nullptr;
@@ -655,8 +687,8 @@ class free_tree : public detail::profile_types<T, C> {
     return &scratch;
   }
 
-  // Every component's mixed levels for n's subtree (see mixed_levels), within `only` if
-  // given, or nullopt when no component has one: then nothing stored is read.
+  /// Every component's mixed levels for n's subtree (see mixed_levels), within `only` if
+  /// given, or nullopt when no component has one: then nothing stored is read.
   [[nodiscard]] std::optional<level_ranges> all_mixed_levels(
       const node& n, const level_ranges* only = nullptr) const noexcept {
     level_ranges mixed{};
@@ -673,7 +705,7 @@ class free_tree : public detail::profile_types<T, C> {
     return mixed;
   }
 
-  // runs_at with the mixed levels read from `stored` (n's own summaries or a scan of them).
+  /// runs_at with the mixed levels read from `stored` (n's own summaries or a scan of them).
   [[nodiscard]] runs_type runs_from(const node& n, std::size_t level,
                                     const runs_block& stored) const noexcept {
     const std::size_t component = level / per_component;
@@ -684,12 +716,12 @@ class free_tree : public detail::profile_types<T, C> {
     return stored[level];
   }
 
-  // The run summaries at the mixed levels of the subtree of n, which keeps none itself (nor,
-  // by heap order, does any node below it): one pass over its blocks in time order. A block
-  // touches only the levels whose threshold lies between its free capacity and the previous
-  // block's, where a run opens or closes; at the others nothing changes. The count of levels
-  // reached is found by stepping from the previous block's over those same levels (a binary
-  // search per block measured as a sixth of the scan's time on append).
+  /// The run summaries at the mixed levels of the subtree of n, which keeps none itself (nor,
+  /// by heap order, does any node below it): one pass over its blocks in time order. A block
+  /// touches only the levels whose threshold lies between its free capacity and the previous
+  /// block's, where a run opens or closes; at the others nothing changes. The count of levels
+  /// reached is found by stepping from the previous block's over those same levels (a binary
+  /// search per block measured as a sixth of the scan's time on append).
   void scan_gap(const node* n, runs_block& out, const level_ranges* only = nullptr) const noexcept {
     const std::optional<level_ranges> found = all_mixed_levels(*n, only);
     if (!found) return;  // every level trivial: runs_from reads nothing
@@ -732,8 +764,8 @@ class free_tree : public detail::profile_types<T, C> {
     });
   }
 
-  // The mixed levels of component `component` for a subtree spanning [low, high] in it: the
-  // thresholds, non-decreasing with the level, that lie in (low, high].
+  /// The mixed levels of component `component` for a subtree spanning [low, high] in it: the
+  /// thresholds, non-decreasing with the level, that lie in (low, high].
   [[nodiscard]] std::pair<std::size_t, std::size_t> mixed_levels(
       std::size_t component, component_type low, component_type high) const noexcept {
     const auto* begin = thresholds_.data() + component * LevelsPerComponent;
@@ -745,9 +777,9 @@ class free_tree : public detail::profile_types<T, C> {
             base + static_cast<std::size_t>(to - begin)};
   }
 
-  // The largest threshold a request for `amount` can prune with: for every component the
-  // highest threshold at most the amount, and of those the highest level (the most selective
-  // relative to its component's total).
+  /// The largest threshold a request for `amount` can prune with: for every component the
+  /// highest threshold at most the amount, and of those the highest level (the most selective
+  /// relative to its component's total).
   [[nodiscard]] std::optional<std::size_t> level_for(const C& amount) const noexcept {
     std::optional<std::size_t> chosen;
     std::size_t chosen_rank = 0;
@@ -766,9 +798,9 @@ class free_tree : public detail::profile_types<T, C> {
     return chosen;
   }
 
-  // The first stretch from `from` on that may hold `amount` for `length` (see run_seeker),
-  // clamped to begin at `from`, or none if no stretch is open by `last`; the stretch that
-  // reaches forever is always long enough.
+  /// The first stretch from `from` on that may hold `amount` for `length` (see run_seeker),
+  /// clamped to begin at `from`, or none if no stretch is open by `last`; the stretch that
+  /// reaches forever is always long enough.
   [[nodiscard]] std::optional<interval<T>> long_run(std::size_t level, const C& amount, T from,
                                                     T last, length_type length,
                                                     std::uint64_t& prunes) const {
@@ -786,12 +818,12 @@ class free_tree : public detail::profile_types<T, C> {
     return seeker.result(hit);
   }
 
-  // The earliest start s in [run.begin, last] with r.amount free over [s, s + r.duration)
-  // and s + r.duration <= run.end: run-to-run jumps at the request's own amount, counted in
-  // `jumps`. `walk`: a search with no run summaries to guide it, where a scalar's one walk
-  // (below) pays; inside a stretch that the summaries found, the first start nearly always
-  // holds, and the seeks cost less when it does not (earliest_fit/free_tree/1000 read 0.90x
-  // with the walk there too).
+  /// The earliest start s in [run.begin, last] with r.amount free over [s, s + r.duration)
+  /// and s + r.duration <= run.end: run-to-run jumps at the request's own amount, counted in
+  /// `jumps`. `walk`: a search with no run summaries to guide it, where a scalar's one walk
+  /// (below) pays; inside a stretch that the summaries found, the first start nearly always
+  /// holds, and the seeks cost less when it does not (earliest_fit/free_tree/1000 read 0.90x
+  /// with the walk there too).
   [[nodiscard]] std::optional<T> fit_within(const request<T, C>& r, interval<T> run, T last,
                                             std::uint64_t& jumps, bool walk) const {
     const C& amount = r.amount;
@@ -855,9 +887,9 @@ class free_tree : public detail::profile_types<T, C> {
     }
   }
 
-  // Finds the first node with begin >= from that the seeker's visit accepts, visiting nodes in
-  // time order and skipping whole subtrees that may not hit. Only a lazy tree can owe shifts;
-  // otherwise the seek is compiled without them (no_shift), as fast as before they existed.
+  /// Finds the first node with begin >= from that the seeker's visit accepts, visiting nodes in
+  /// time order and skipping whole subtrees that may not hit. Only a lazy tree can owe shifts;
+  /// otherwise the seek is compiled without them (no_shift), as fast as before they existed.
   template <class Seeker>
   [[nodiscard]] const node* seek(T from, Seeker& seeker) const {
     if (may_owe_shifts()) return seek_in<true>(root_, from, seeker, C{});
@@ -870,8 +902,8 @@ class free_tree : public detail::profile_types<T, C> {
 
   static constexpr C no_shift{};
 
-  // seek in the subtree of n; `shift` is what n's ancestors still owe it (the sum of their
-  // pending), always zero unless Shifts.
+  /// seek in the subtree of n; `shift` is what n's ancestors still owe it (the sum of their
+  /// pending), always zero unless Shifts.
   template <bool Shifts, class Seeker>
   [[nodiscard]] static const node* seek_in(const node* n, T from, Seeker& seeker, C shift) {
     while (n != nullptr && n->first < from) {
@@ -904,18 +936,18 @@ class free_tree : public detail::profile_types<T, C> {
     return nullptr;
   }
 
-  // The first block of the span (`in_force`, the one in force at span.begin, or later) that
-  // the seeker accepts, or nullptr.
+  /// The first block of the span (`in_force`, the one in force at span.begin, or later) that
+  /// the seeker accepts, or nullptr.
   template <class Seeker>
   [[nodiscard]] const node* first_in(interval<T> span, const node* in_force, Seeker& seeker) const {
     const node* n = seek(in_force->begin, seeker);
     return n != nullptr && n->begin < span.end ? n : nullptr;
   }
 
-  // The free capacity of the block in force at t; t >= origin(): block_at with the shifts.
+  /// The free capacity of the block in force at t; t >= origin(): block_at with the shifts.
   [[nodiscard]] C free_in_force(T t) const noexcept { return block_and_free_at(t).second; }
 
-  // A block and its true free capacity (its stored one plus what its ancestors owe it).
+  /// A block and its true free capacity (its stored one plus what its ancestors owe it).
   using block_lookup = std::pair<const node*, C>;
 
   [[nodiscard]] block_lookup block_and_free_at(T t) const noexcept {
@@ -928,19 +960,19 @@ class free_tree : public detail::profile_types<T, C> {
     return {d.before, shifted(d.before->free, d.before_shift)};
   }
 
-  // What reserve and release check before they change a span, and what the splits need, from
-  // one descent: the blocks in force at both ends (as block_and_free_at; for a span that runs
-  // forever, the last block instead) and `combine` folded over the free capacities of every
-  // block that meets the span (`field`: the subtree summary that folds a whole subtree). The
-  // paths to the two ends share every node down to where the ends part, which for a short span
-  // is most of them. min_free is the fold alone.
+  /// What reserve and release check before they change a span, and what the splits need, from
+  /// one descent: the blocks in force at both ends (as block_and_free_at; for a span that runs
+  /// forever, the last block instead) and `combine` folded over the free capacities of every
+  /// block that meets the span (`field`: the subtree summary that folds a whole subtree). The
+  /// paths to the two ends share every node down to where the ends part, which for a short span
+  /// is most of them. min_free is the fold alone.
   using span_lookup = std::array<block_lookup, 2>;
   struct span_survey {
     span_lookup ends;
     C folded;
   };
-  // The two folds in use: the span's minimum free (is there room?) and its maximum (is there
-  // enough booked to give back?).
+  /// The two folds in use: the span's minimum free (is there room?) and its maximum (is there
+  /// enough booked to give back?).
   [[nodiscard]] span_survey survey_min(interval<T> span) const {
     return survey(
         span, &node::low, [](const C& x, const C& y) { return elementwise_min(x, y); }, total_);
@@ -955,8 +987,8 @@ class free_tree : public detail::profile_types<T, C> {
     if (may_owe_shifts()) return survey_in<true>(span, field, combine, neutral);
     return survey_in<false>(span, field, combine, neutral);
   }
-  // `neutral` leaves any free capacity as it is under `combine` (total_ for a minimum, zero for
-  // a maximum: true free capacities lie between them).
+  /// `neutral` leaves any free capacity as it is under `combine` (total_ for a minimum, zero for
+  /// a maximum: true free capacities lie between them).
   template <bool Shifts, class Combine>
   [[nodiscard]] span_survey survey_in(interval<T> span, C node::*field, Combine combine,
                                       const C& neutral) const {
@@ -1016,9 +1048,9 @@ class free_tree : public detail::profile_types<T, C> {
             combine(inside, free_at_a)};
   }
 
-  // latest_fit's walk: the run of fitting blocks that ends at run_end (a blocker's begin, or
-  // the window's end) grows backwards until it holds the duration, or run_end falls below
-  // shortest_end and no start is left. Values are read through the pending shifts.
+  /// latest_fit's walk: the run of fitting blocks that ends at run_end (a blocker's begin, or
+  /// the window's end) grows backwards until it holds the duration, or run_end falls below
+  /// shortest_end and no start is left. Values are read through the pending shifts.
   struct backward_walk {
     C amount;
     T duration;
@@ -1054,8 +1086,8 @@ class free_tree : public detail::profile_types<T, C> {
     }
   };
 
-  // Where a descent towards t ends: the node that begins at t (nullptr if none does), the last
-  // node passed on the right on the way (begin < t), and the shift their ancestors owe each.
+  /// Where a descent towards t ends: the node that begins at t (nullptr if none does), the last
+  /// node passed on the right on the way (begin < t), and the shift their ancestors owe each.
   struct descent {
     const node* at = nullptr;
     C at_shift{};
@@ -1084,7 +1116,7 @@ class free_tree : public detail::profile_types<T, C> {
     return found;
   }
 
-  // The block in force at t; t >= origin().
+  /// The block in force at t; t >= origin().
   [[nodiscard]] const node* block_at(T t) const noexcept {
     const node* found = nullptr;
     for (const node* n = root_; n != nullptr;) {
@@ -1098,14 +1130,15 @@ class free_tree : public detail::profile_types<T, C> {
     return found;
   }
 
-  // Makes span.begin and span.end block boundaries, applies `change` (adding `delta`) to every
-  // block in the span, as a pending shift where no summaries are maintained, then merges each
-  // boundary with its left neighbour where they became equal (interior neighbours change by the
-  // same amount, so they stay distinct). The nodes the splits need, and the summary blocks of those
-  // that keep summaries, are taken from the pools first: from there on nothing can throw. Exactly
-  // those, never more: the inverse call splits exactly where this one merged (returning nodes and
-  // blocks to the pools), so undoing a call that just succeeded never allocates (nothrow_rollback).
-  // `ends`: the blocks in force at span's ends, which the caller looked up already (survey).
+  /// Makes span.begin and span.end block boundaries, applies `change` (adding `delta`) to every
+  /// block in the span, as a pending shift where no summaries are maintained, then merges each
+  /// boundary with its left neighbour where they became equal (interior neighbours change by the
+  /// same amount, so they stay distinct). The nodes the splits need, and the summary blocks of
+  /// those that keep summaries, are taken from the pools first: from there on nothing can throw.
+  /// Exactly those, never more: the inverse call splits exactly where this one merged (returning
+  /// nodes and blocks to the pools), so undoing a call that just succeeded never allocates
+  /// (nothrow_rollback). `ends`: the blocks in force at span's ends, which the caller looked up
+  /// already (survey).
   template <class Change>
   void change_over(interval<T> span, const C& delta, Change change, const span_lookup& ends) {
     // ends[i] for the end t: 0 for span.begin, 1 for span.end. The free capacity in force there
@@ -1149,8 +1182,8 @@ class free_tree : public detail::profile_types<T, C> {
     refresh(root_, &changed_levels);
   }
 
-  // t is a block's begin. One descent finds that block and the one before it (the last node
-  // passed on the right, or the rightmost of its left subtree), with their shifts.
+  /// t is a block's begin. One descent finds that block and the one before it (the last node
+  /// passed on the right, or the rightmost of its left subtree), with their shifts.
   void merge_with_left(T t) noexcept {
     const descent d = descend_to(t);
     const node* n = d.at;
@@ -1170,8 +1203,8 @@ class free_tree : public detail::profile_types<T, C> {
     --count_;
   }
 
-  // The free capacities a change had before and after it, element-wise (apply records them):
-  // a block's runs change only at thresholds in (new, old] or (old, new].
+  /// The free capacities a change had before and after it, element-wise (apply records them):
+  /// a block's runs change only at thresholds in (new, old] or (old, new].
   struct value_hull {
     C lowest{};
     C highest{};
@@ -1183,8 +1216,8 @@ class free_tree : public detail::profile_types<T, C> {
     }
   };
 
-  // Changes the blocks that begin inside the span, recomputing only the summaries on the
-  // paths to them: O(log n + k). Their free capacities before and after go into `crossed`.
+  /// Changes the blocks that begin inside the span, recomputing only the summaries on the
+  /// paths to them: O(log n + k). Their free capacities before and after go into `crossed`.
   template <class Change>
   bool apply(node* n, interval<T> span, Change& change, value_hull& crossed) noexcept {
     if (n == nullptr) return false;
@@ -1205,20 +1238,20 @@ class free_tree : public detail::profile_types<T, C> {
     return changed;
   }
 
-  // apply() as a shift by delta: a subtree wholly inside the span takes it as pending (its
-  // summary moves with it), so only the nodes on the paths to the span's two ends are visited
-  // and recomputed, O(log n). Both ends are block begins by now (or span.end is forever): the
-  // descent goes to the node where the two paths part, then down each path, shifting the
-  // subtrees that hang inside the span. It follows keys only, because the splits just made may
-  // have left `first` and the summaries on these paths stale (refresh() comes after).
-  //
-  // Why the values stay in range: a descent through a node pushes its pending down, so a
-  // node's pending plus its ancestors' is the shift applied to its subtree since something
-  // last descended through it, a difference of two free capacities, within [-total, total];
-  // hence every stored value within [-total, 2 total] (the constructor checks that the
-  // component type holds that).
-  // `from`: the root, or a node whose ancestors all lie outside the span, have no pending shift
-  // and are marked stale already (insert_both's shared path).
+  /// apply() as a shift by delta: a subtree wholly inside the span takes it as pending (its
+  /// summary moves with it), so only the nodes on the paths to the span's two ends are visited
+  /// and recomputed, O(log n). Both ends are block begins by now (or span.end is forever): the
+  /// descent goes to the node where the two paths part, then down each path, shifting the
+  /// subtrees that hang inside the span. It follows keys only, because the splits just made may
+  /// have left `first` and the summaries on these paths stale (refresh() comes after).
+  ///
+  /// Why the values stay in range: a descent through a node pushes its pending down, so a
+  /// node's pending plus its ancestors' is the shift applied to its subtree since something
+  /// last descended through it, a difference of two free capacities, within [-total, total];
+  /// hence every stored value within [-total, 2 total] (the constructor checks that the
+  /// component type holds that).
+  /// `from`: the root, or a node whose ancestors all lie outside the span, have no pending shift
+  /// and are marked stale already (insert_both's shared path).
   void shift_span(interval<T> span, const C& delta, node* from) noexcept {
     node* n = from;
     while (n->begin < span.begin || n->begin >= span.end) {  // span.begin is a key: no null
@@ -1259,14 +1292,14 @@ class free_tree : public detail::profile_types<T, C> {
     }
   }
 
-  // A node on a path of shift_span: its pending goes down, its summary will change.
+  /// A node on a path of shift_span: its pending goes down, its summary will change.
   static void visit_for_shift(node* n) noexcept {
     push_down(n);
     n->stale |= shape_changed;  // (no run summaries are kept while shifts are lazy)
   }
 
-  // delta by value: as a reference it could alias n's fields (push_down passes a pending), and
-  // the compiler reloaded it after every store.
+  /// delta by value: as a reference it could alias n's fields (push_down passes a pending), and
+  /// the compiler reloaded it after every store.
   static void shift_subtree(node* n, const C delta) noexcept {
     n->free = shifted(n->free, delta);
     n->low = shifted(n->low, delta);
@@ -1274,7 +1307,7 @@ class free_tree : public detail::profile_types<T, C> {
     n->pending = shifted(n->pending, delta);
   }
 
-  // Hands n's pending shift to its children, before anything restructures or descends below n.
+  /// Hands n's pending shift to its children, before anything restructures or descends below n.
   static void push_down(node* n) noexcept {
     if (is_unshifted(n->pending)) return;
     if (n->left != nullptr) shift_subtree(n->left, n->pending);
@@ -1299,12 +1332,12 @@ class free_tree : public detail::profile_types<T, C> {
     return n;
   }
 
-  // Whether a node created at `begin` keeps run summaries: about one in summary_spacing,
-  // chosen by a hash of the key. Summary nodes get the upper half of the priorities, so by heap
-  // order they form the top of the treap and every subtree rooted at another node is a gap
-  // between two consecutive summary nodes (about summary_spacing blocks, a geometric tail).
-  // A hash of the key rather than a coin: the inverse of a reserve or release splits exactly
-  // where it merged, so it needs exactly the summary blocks the merges freed (nothrow_rollback).
+  /// Whether a node created at `begin` keeps run summaries: about one in summary_spacing,
+  /// chosen by a hash of the key. Summary nodes get the upper half of the priorities, so by heap
+  /// order they form the top of the treap and every subtree rooted at another node is a gap
+  /// between two consecutive summary nodes (about summary_spacing blocks, a geometric tail).
+  /// A hash of the key rather than a coin: the inverse of a reserve or release splits exactly
+  /// where it merged, so it needs exactly the summary blocks the merges freed (nothrow_rollback).
   [[nodiscard]] static bool keeps_runs(T begin) noexcept {
     if constexpr (level_count == 0) {
       return false;
@@ -1317,7 +1350,7 @@ class free_tree : public detail::profile_types<T, C> {
     }
   }
 
-  // xorshift64*, its high half: a fixed seed, so the tree's shape is reproducible run to run.
+  /// xorshift64*, its high half: a fixed seed, so the tree's shape is reproducible run to run.
   std::uint32_t next_priority() noexcept {
     random_ ^= random_ >> 12;
     random_ ^= random_ << 25;
@@ -1325,11 +1358,11 @@ class free_tree : public detail::profile_types<T, C> {
     return static_cast<std::uint32_t>((random_ * 0x2545F4914F6CDD1DULL) >> 32);
   }
 
-  // Structural changes only mark the nodes whose subtree changed (and with them all their
-  // ancestors) stale; one pass then recomputes each of them once, children first, so a
-  // reserve pays for the union of its paths rather than for every path separately.
-  // `changed_levels`: the levels a change_over's blocks crossed (see values_changed); without
-  // them every stale node recomputes all its mixed levels.
+  /// Structural changes only mark the nodes whose subtree changed (and with them all their
+  /// ancestors) stale; one pass then recomputes each of them once, children first, so a
+  /// reserve pays for the union of its paths rather than for every path separately.
+  /// `changed_levels`: the levels a change_over's blocks crossed (see values_changed); without
+  /// them every stale node recomputes all its mixed levels.
   void refresh(node* n, const level_ranges* changed_levels = nullptr) const noexcept {
     if (n == nullptr || n->stale == 0) return;
     refresh(n->left, changed_levels);
@@ -1337,9 +1370,9 @@ class free_tree : public detail::profile_types<T, C> {
     recompute(n, (n->stale & shape_changed) != 0 ? nullptr : changed_levels);
   }
 
-  // Recomputes n's summary from its children's; with `only`, the run summaries of just those
-  // levels (per component), which are all that can differ from the stored ones (see
-  // values_changed).
+  /// Recomputes n's summary from its children's; with `only`, the run summaries of just those
+  /// levels (per component), which are all that can differ from the stored ones (see
+  /// values_changed).
   void recompute(node* n, const level_ranges* only = nullptr) const noexcept {
     const node* l = n->left;
     const node* r = n->right;
@@ -1383,7 +1416,7 @@ class free_tree : public detail::profile_types<T, C> {
     return s;
   }
 
-  // Treap primitives. split: keys < key to `less`, the rest to `rest`.
+  /// Treap primitives. split: keys < key to `less`, the rest to `rest`.
   void split(node* n, T key, node*& less, node*& rest) noexcept {
     if (n == nullptr) {
       less = rest = nullptr;
@@ -1400,7 +1433,7 @@ class free_tree : public detail::profile_types<T, C> {
     n->stale |= shape_changed;
   }
 
-  // Every key of a precedes every key of b.
+  /// Every key of a precedes every key of b.
   node* merge(node* a, node* b) noexcept {
     if (a == nullptr) return b;
     if (b == nullptr) return a;
@@ -1416,9 +1449,9 @@ class free_tree : public detail::profile_types<T, C> {
     return b;
   }
 
-  // x's key is not in the tree yet. Only ever a block split off its left neighbour with the
-  // same free capacity (change_over), so x's ancestors keep their runs (values_changed),
-  // except one whose subtree x now begins: its neighbour lies outside.
+  /// x's key is not in the tree yet. Only ever a block split off its left neighbour with the
+  /// same free capacity (change_over), so x's ancestors keep their runs (values_changed),
+  /// except one whose subtree x now begins: its neighbour lies outside.
   node* insert(node* n, node* x) noexcept {
     if (n == nullptr) return x;
     push_down(n);  // x's free is true: no ancestor of its place may owe it a shift
@@ -1435,10 +1468,10 @@ class free_tree : public detail::profile_types<T, C> {
     return n;
   }
 
-  // insert(insert(n, x), y) for x->begin < y->begin, in one descent while both go the same way
-  // (for a short span, most of the way). `below` is set to the root of the smallest subtree
-  // holding both: every node above it is on the shared path, its shift pushed down and marked
-  // stale, so shift_span over [x, y) may start there.
+  /// insert(insert(n, x), y) for x->begin < y->begin, in one descent while both go the same way
+  /// (for a short span, most of the way). `below` is set to the root of the smallest subtree
+  /// holding both: every node above it is on the shared path, its shift pushed down and marked
+  /// stale, so shift_span over [x, y) may start there.
   node* insert_both(node* n, node* x, node* y, node*& below) noexcept {
     if (n == nullptr || x->priority > n->priority || y->priority > n->priority)
       return below = insert(insert(n, x), y);
@@ -1457,9 +1490,9 @@ class free_tree : public detail::profile_types<T, C> {
     return n;
   }
 
-  // key is in the tree. Only ever a block equal to its left neighbour (merge_with_left), so
-  // the ancestors of its node keep their runs (values_changed), except one whose subtree it
-  // began.
+  /// key is in the tree. Only ever a block equal to its left neighbour (merge_with_left), so
+  /// the ancestors of its node keep their runs (values_changed), except one whose subtree it
+  /// began.
   node* erase(node* n, T key) noexcept {
     push_down(n);  // before the children move up
     if (n->begin == key) {
@@ -1475,8 +1508,8 @@ class free_tree : public detail::profile_types<T, C> {
     return n;
   }
 
-  // The first block now begins at t: `first` changes along the left spine, and so do the run
-  // summaries there (they hold begins), which only need recomputing where they are maintained.
+  /// The first block now begins at t: `first` changes along the left spine, and so do the run
+  /// summaries there (they hold begins), which only need recomputing where they are maintained.
   void set_first_begin(node* n, T t) noexcept {
     for (;; n = n->left) {
       n->first = t;
@@ -1501,8 +1534,8 @@ class free_tree : public detail::profile_types<T, C> {
     pool_.destroy(n);
   }
 
-  // Copies a subtree node for node (priorities included, so the copy has the same shape);
-  // the pool holds enough nodes already, so this cannot throw.
+  /// Copies a subtree node for node (priorities included, so the copy has the same shape);
+  /// the pool holds enough nodes already, so this cannot throw.
   node* clone(const node* n) noexcept {
     if (n == nullptr) return nullptr;
     node* copy = pool_.create(*n);
@@ -1512,8 +1545,8 @@ class free_tree : public detail::profile_types<T, C> {
     return copy;
   }
 
-  // Visits the blocks of n's subtree in time order, each with the shift its ancestors owe it
-  // (`shift` for n).
+  /// Visits the blocks of n's subtree in time order, each with the shift its ancestors owe it
+  /// (`shift` for n).
   template <class Visit>
   static void for_each_in_order(const node* n, Visit&& visit, C shift = C{}) {
     while (n != nullptr) {
@@ -1525,9 +1558,9 @@ class free_tree : public detail::profile_types<T, C> {
     }
   }
 
-  // value + shift, and shift == 0, spelled out per component: resources' operator+ and its
-  // defaulted == (a memcmp call) were a third of churn/free_tree_vec4/1000 where they did not
-  // inline.
+  /// value + shift, and shift == 0, spelled out per component: resources' operator+ and its
+  /// defaulted == (a memcmp call) were a third of churn/free_tree_vec4/1000 where they did not
+  /// inline.
   [[nodiscard]] static C shifted(const C& value, const C& shift) noexcept {
     if constexpr (components::count == 1) {
       return static_cast<C>(value + shift);
@@ -1548,7 +1581,7 @@ class free_tree : public detail::profile_types<T, C> {
     return zero;
   }
 
-  // validate(): checks the subtree of n and counts its nodes.
+  /// validate(): checks the subtree of n and counts its nodes.
   void check_subtree(const node* n, std::size_t& seen, std::size_t& with_runs) const {
     if (n == nullptr) return;
     ++seen;
@@ -1601,7 +1634,7 @@ class free_tree : public detail::profile_types<T, C> {
     return n->begin;
   }
 
-  // The run summary of the whole profile at one threshold, straight from its definition.
+  /// The run summary of the whole profile at one threshold, straight from its definition.
   [[nodiscard]] runs_type scan_runs(const std::vector<free_block<T, C>>& blocks,
                                     std::size_t level) const {
     runs_type s{runs_type::none, runs_type::none, 0};
@@ -1626,16 +1659,16 @@ class free_tree : public detail::profile_types<T, C> {
     return s;
   }
 
-  // The levels in use: for component i, levels i * LevelsPerComponent + [0, levels_used_[i]),
-  // whose thresholds are distinct and increasing.
+  /// The levels in use: for component i, levels i * LevelsPerComponent + [0, levels_used_[i]),
+  /// whose thresholds are distinct and increasing.
   template <class Visit>
   void for_each_level(Visit visit) const {
     for (std::size_t i = 0; i < components::count; ++i)
       for (std::size_t j = 0; j < levels_used_[i]; ++j) visit(i * LevelsPerComponent + j);
   }
 
-  // Mode reviews (see the top of the file): every review_period reserves and releases, from
-  // what the searches since the last review reported, when at least min_searches were made.
+  /// Mode reviews (see the top of the file): every review_period reserves and releases, from
+  /// what the searches since the last review reported, when at least min_searches were made.
   static constexpr std::uint32_t review_period = 1024;
   static constexpr std::uint64_t min_searches = 64;
 
@@ -1645,13 +1678,13 @@ class free_tree : public detail::profile_types<T, C> {
     review_mode();
   }
 
-  // Drops the summaries when the searches pruned with them less than once in four (their
-  // upkeep is O(k) an update, a prune saves a walk), rebuilds them when the searches without
-  // them made four or more run-to-run jumps each on average. The two thresholds are far
-  // apart on the benchmarks: churn prunes 0.07 times a search and jumps 0.3 times, append
-  // prunes 2 to 6 times and jumps 40 to 50 times. A rebuild costs O(n) recomputes, and
-  // only follows a review period with summaries off, so it is at most one per 2 review
-  // periods even for a workload that keeps flipping.
+  /// Drops the summaries when the searches pruned with them less than once in four (their
+  /// upkeep is O(k) an update, a prune saves a walk), rebuilds them when the searches without
+  /// them made four or more run-to-run jumps each on average. The two thresholds are far
+  /// apart on the benchmarks: churn prunes 0.07 times a search and jumps 0.3 times, append
+  /// prunes 2 to 6 times and jumps 40 to 50 times. A rebuild costs O(n) recomputes, and
+  /// only follows a review period with summaries off, so it is at most one per 2 review
+  /// periods even for a workload that keeps flipping.
   void review_mode() noexcept {
     const std::uint64_t searches = review_.searches.take();
     const std::uint64_t prunes = review_.prunes.take();
@@ -1665,8 +1698,8 @@ class free_tree : public detail::profile_types<T, C> {
     }
   }
 
-  // Pushes every pending shift down and recomputes every node, summaries included, children
-  // first.
+  /// Pushes every pending shift down and recomputes every node, summaries included, children
+  /// first.
   void rebuild(node* n) noexcept {
     if (n == nullptr) return;
     push_down(n);
@@ -1675,10 +1708,10 @@ class free_tree : public detail::profile_types<T, C> {
     recompute(n);
   }
 
-  // A count that const searches add to. Concurrent const calls are allowed
-  // (cluster::slot_table::earliest_fit_by_scan searches one backend from several threads), so
-  // it is atomic; relaxed loads and stores rather than a read-modify-write, because a count
-  // lost between two concurrent searches only delays a decision by a little.
+  /// A count that const searches add to. Concurrent const calls are allowed
+  /// (cluster::slot_table::earliest_fit_by_scan searches one backend from several threads), so
+  /// it is atomic; relaxed loads and stores rather than a read-modify-write, because a count
+  /// lost between two concurrent searches only delays a decision by a little.
   class search_tally {
    public:
     search_tally() = default;
@@ -1710,11 +1743,11 @@ class free_tree : public detail::profile_types<T, C> {
   };
 
   C total_;
-  std::array<component_type, level_count> thresholds_{};  // per component, increasing
-  std::array<std::uint8_t, level_count> level_ranks_{};   // a threshold's highest level index
+  std::array<component_type, level_count> thresholds_{};  ///< per component, increasing
+  std::array<std::uint8_t, level_count> level_ranks_{};   ///< a threshold's highest level index
   std::array<std::uint8_t, components::count> levels_used_{};
   std::uint64_t random_ = 0x9E3779B97F4A7C15ULL;
-  // The tree's mode and what the searches reported since the last review (review_mode).
+  /// The tree's mode and what the searches reported since the last review (review_mode).
   struct mode_review {
     bool maintained = false;     // the run summaries are up to date, no shift is pending
     bool shifts_allowed = true;  // updates may leave pending shifts when not maintained
@@ -1724,8 +1757,8 @@ class free_tree : public detail::profile_types<T, C> {
     search_tally level_jumps;    // run-to-run jumps of those that had a level but no summaries
   };
   mode_review review_;
-  detail::node_pool<node> pool_;             // declared before root_: outlives the tree
-  detail::node_pool<runs_block> summaries_;  // the summary nodes' runs, likewise
+  detail::node_pool<node> pool_;             ///< declared before root_: outlives the tree
+  detail::node_pool<runs_block> summaries_;  ///< the summary nodes' runs, likewise
   node* root_ = nullptr;
   std::size_t count_ = 0;
 };

@@ -1,25 +1,26 @@
 #pragma once
 
-// leasehold::journal: the strong guarantee ("if it throws, the structure is unchanged") for a
-// call that makes many changes, built once. While a transaction is open, every change made
-// through the journal records how to take it back; commit() forgets the records, rollback()
-// undoes them newest first, in place. A call then costs what it changes, whatever the object
-// holds: the alternative, copying the object before each call, costs what it has accumulated.
-//
-// The protocol of every change, so that undoing never throws and never allocates:
-//   1. the record is allocated and room is made for it (this may throw: nothing has changed);
-//   2. the change is made (it must have the strong guarantee on its own);
-//   3. the record is appended (cannot throw: the room is there).
-// A record keeps what it needs to undo its change without the heap: the old value moved out
-// (assign), a copy taken before the change (save, save_entry), a container node extracted
-// whole (erase), or the inverse booking on a nothrow_rollback_availability, which each
-// such backend makes without throwing once every later change is undone.
-//
-// When no transaction is open the changes are made directly and nothing is recorded, so one
-// code path serves callers that want the guarantee and callers that turned it off.
-//
-// Records point into the object whose members they change: that object must not be moved or
-// copied while its transaction is open. A copied journal is a new, closed one.
+/// \file
+/// leasehold::journal: the strong guarantee ("if it throws, the structure is unchanged") for a
+/// call that makes many changes, built once. While a transaction is open, every change made
+/// through the journal records how to take it back; commit() forgets the records, rollback()
+/// undoes them newest first, in place. A call then costs what it changes, whatever the object
+/// holds: the alternative, copying the object before each call, costs what it has accumulated.
+///
+/// The protocol of every change, so that undoing never throws and never allocates:
+///   1. the record is allocated and room is made for it (this may throw: nothing has changed);
+///   2. the change is made (it must have the strong guarantee on its own);
+///   3. the record is appended (cannot throw: the room is there).
+/// A record keeps what it needs to undo its change without the heap: the old value moved out
+/// (assign), a copy taken before the change (save, save_entry), a container node extracted
+/// whole (erase), or the inverse booking on a nothrow_rollback_availability, which each
+/// such backend makes without throwing once every later change is undone.
+///
+/// When no transaction is open the changes are made directly and nothing is recorded, so one
+/// code path serves callers that want the guarantee and callers that turned it off.
+///
+/// Records point into the object whose members they change: that object must not be moved or
+/// copied while its transaction is open. A copied journal is a new, closed one.
 
 #include <cstddef>
 #include <iterator>
@@ -35,32 +36,40 @@
 
 namespace leasehold {
 
+/// A record of the changes made in one transaction, to take them back newest first (see the
+/// file's description for the protocol).
 class journal {
  public:
+  /// A closed journal with nothing recorded.
   journal() = default;
+  /// A copy is a new, closed journal: records belong to the object they were made for.
   journal(const journal& /*other*/) noexcept {}
+  /// Closes this journal and forgets its records (as a copy, it takes none of `other`'s).
   journal& operator=(const journal& other) noexcept {
     if (this != &other) reset();
     return *this;
   }
+  /// Takes the records along (only while no transaction is open, see the file's description).
   journal(journal&&) noexcept = default;
+  /// As the move constructor.
   journal& operator=(journal&&) noexcept = default;
   ~journal() = default;
 
+  /// Whether a transaction is open.
   [[nodiscard]] bool active() const noexcept { return active_; }
-  // The number of changes recorded in the open transaction.
+  /// The number of changes recorded in the open transaction.
   [[nodiscard]] std::size_t size() const noexcept { return records_.size(); }
 
-  // Opens a transaction. Throws invariant_violation if one is already open (transactions do
-  // not nest: a call made from inside another joins the outer one by not opening its own).
+  /// Opens a transaction. Throws invariant_violation if one is already open (transactions do
+  /// not nest: a call made from inside another joins the outer one by not opening its own).
   void begin() {
     if (active_) throw invariant_violation("journal: a transaction is already open");
     records_.clear();
     active_ = true;
   }
-  // The transaction succeeded: forget how to undo it.
+  /// The transaction succeeded: forget how to undo it.
   void commit() noexcept { reset(); }
-  // Undoes every change of the open transaction, newest first, and closes it.
+  /// Undoes every change of the open transaction, newest first, and closes it.
   void rollback() noexcept {
     for (std::size_t k = records_.size(); k > 0; --k) records_[k - 1]->undo();
     reset();
@@ -68,8 +77,8 @@ class journal {
 
   // ---- the changes -------------------------------------------------------------------------
 
-  // Makes `change()` (which must have the strong guarantee) and, in a transaction, records
-  // `undo` (noexcept; it runs on rollback after every later change has been undone).
+  /// Makes `change()` (which must have the strong guarantee) and, in a transaction, records
+  /// `undo` (noexcept; it runs on rollback after every later change has been undone).
   template <class Change, class Undo>
   decltype(auto) apply(Change&& change, Undo undo) {
     static_assert(std::is_nothrow_invocable_v<Undo&>, "journal: an undo must be noexcept");
@@ -85,7 +94,7 @@ class journal {
     }
   }
 
-  // Replaces `object` by `value`; the old value is moved into the record, not copied.
+  /// Replaces `object` by `value`; the old value is moved into the record, not copied.
   template <class T, class U>
   void assign(T& object, U&& value) {
     static_assert(std::is_nothrow_move_constructible_v<T> && std::is_nothrow_move_assignable_v<T>,
@@ -101,7 +110,7 @@ class journal {
     records_.push_back(std::move(record));
   }
 
-  // Saves a copy of `object` before the caller changes it; rollback moves the copy back.
+  /// Saves a copy of `object` before the caller changes it; rollback moves the copy back.
   template <class T>
   void save(T& object) {
     static_assert(std::is_nothrow_move_assignable_v<T>, "journal::save needs a noexcept move");
@@ -110,9 +119,9 @@ class journal {
     records_.push_back(std::move(record));
   }
 
-  // Saves the entry of `key` in an associative container (map or set) before the caller
-  // changes, adds or erases it: rollback puts the saved entry back (or erases the key when it
-  // was absent). The copy is made into a node of its own, so putting it back allocates nothing.
+  /// Saves the entry of `key` in an associative container (map or set) before the caller
+  /// changes, adds or erases it: rollback puts the saved entry back (or erases the key when it
+  /// was absent). The copy is made into a node of its own, so putting it back allocates nothing.
   template <class Map>
   void save_entry(Map& map, const typename Map::key_type& key) {
     if (!active_) return;
@@ -126,8 +135,8 @@ class journal {
     records_.push_back(std::move(record));
   }
 
-  // Erases `it` from an associative container; the node is kept whole in the record and put
-  // back on rollback. Returns the iterator after it.
+  /// Erases `it` from an associative container; the node is kept whole in the record and put
+  /// back on rollback. Returns the iterator after it.
   template <class Map>
   typename Map::iterator erase(Map& map, typename Map::iterator it) {
     if (!active_) return map.erase(it);
@@ -137,13 +146,13 @@ class journal {
     records_.push_back(std::move(record));
     return next;
   }
-  // Erases `key` if present; as erase(map, it).
+  /// Erases `key` if present; as erase(map, it).
   template <class Map>
   void erase_key(Map& map, const typename Map::key_type& key) {
     if (const auto it = map.find(key); it != map.end()) (void)erase(map, it);
   }
 
-  // Appends to a vector; rollback removes it again (keeping the capacity).
+  /// Appends to a vector; rollback removes it again (keeping the capacity).
   template <class Vector, class U>
   void push_back(Vector& v, U&& value) {
     if (!active_) {
@@ -155,15 +164,15 @@ class journal {
     records_.push_back(std::move(record));
   }
 
-  // Books `amount` over `span` on a backend whose inverse calls cannot throw; rollback releases
-  // it again, in place.
+  /// Books `amount` over `span` on a backend whose inverse calls cannot throw; rollback releases
+  /// it again, in place.
   template <nothrow_rollback_availability A>
   void reserve(A& profile, interval<typename A::time_type> span,
                const typename A::capacity_type& amount) {
     apply([&] { profile.reserve(span, amount); },
           [&profile, span, amount]() noexcept { profile.release(span, amount); });
   }
-  // Releases `amount` over `span`; rollback books it again, in place.
+  /// Releases `amount` over `span`; rollback books it again, in place.
   template <nothrow_rollback_availability A>
   void release(A& profile, interval<typename A::time_type> span,
                const typename A::capacity_type& amount) {

@@ -1,18 +1,19 @@
 #pragma once
 
-// leasehold::latest_fit(profile, r): the mirror of earliest_fit for any availability, the
-// LATEST start s with window.begin <= s, s + duration <= window.end and r.amount free over
-// [s, s + duration), or nullopt. Image transfers are placed "as close as possible to the
-// deadline" (Sotomayor, Keahey & Foster, Haizea §3.2; Overhead Matters' EDF as late as
-// possible), which is this question. A backend that models latest_fit_availability answers
-// it itself: free_list walks back from the window's end, capacity_tree searches its hierarchy
-// in reverse time order, free_tree walks back passing whole subtrees that all fit or all do
-// not, slotted_ring walks back over its slots (slot-aligned, as its earliest_fit), reference
-// tries every candidate. Any other is answered here from free_blocks(), up to the window's
-// end: O(blocks before it).
-//
-// Malformed requests throw invalid_request as earliest_fit does; the window's begin is clamped
-// to the origin.
+/// \file
+/// leasehold::latest_fit(profile, r): the mirror of earliest_fit for any availability, the
+/// LATEST start s with window.begin <= s, s + duration <= window.end and r.amount free over
+/// [s, s + duration), or nullopt. Image transfers are placed "as close as possible to the
+/// deadline" (Sotomayor, Keahey & Foster, Haizea §3.2; Overhead Matters' EDF as late as
+/// possible), which is this question. A backend that models latest_fit_availability answers
+/// it itself: free_list walks back from the window's end, capacity_tree searches its hierarchy
+/// in reverse time order, free_tree walks back passing whole subtrees that all fit or all do
+/// not, slotted_ring walks back over its slots (slot-aligned, as its earliest_fit), reference
+/// tries every candidate. Any other is answered here from free_blocks(), up to the window's
+/// end: O(blocks before it).
+///
+/// Malformed requests throw invalid_request as earliest_fit does; the window's begin is clamped
+/// to the origin.
 
 #include <algorithm>
 #include <optional>
@@ -27,8 +28,8 @@ namespace leasehold {
 
 namespace detail {
 
-// The latest fit found by walking free_blocks() in time order: the last run of blocks with
-// enough free that reaches `duration` inside [starts.first, starts.last + duration).
+/// The latest fit found by walking free_blocks() in time order: the last run of blocks with
+/// enough free that reaches `duration` inside [starts.first, starts.last + duration).
 template <availability A>
 [[nodiscard]] std::optional<typename A::time_type> latest_fit_from_blocks(
     const A& profile, const request<typename A::time_type, typename A::capacity_type>& r) {
@@ -61,6 +62,9 @@ template <availability A>
 
 }  // namespace detail
 
+/// The latest start of r in its window on any availability profile, or nullopt when none fits:
+/// the profile's own latest_fit when it has one (latest_fit_availability), else one walk over
+/// its free blocks. Throws invalid_request for a malformed request, as earliest_fit does.
 template <availability A>
 [[nodiscard]] std::optional<typename A::time_type> latest_fit(
     const A& profile, const request<typename A::time_type, typename A::capacity_type>& r) {

@@ -1,10 +1,11 @@
 #pragma once
 
-// reference<T, C>: the brute-force oracle. The profile is a sorted vector of change points
-// (time, free capacity from that time on); every operation is the most direct reading of
-// DESIGN.md's semantics, with no cleverness to get wrong. The conformance suite checks every
-// other backend against it, answer for answer. Slow by design: O(n) updates, and
-// earliest_fit tries every candidate start in turn.
+/// \file
+/// reference<T, C>: the brute-force oracle. The profile is a sorted vector of change points
+/// (time, free capacity from that time on); every operation is the most direct reading of
+/// DESIGN.md's semantics, with no cleverness to get wrong. The conformance suite checks every
+/// other backend against it, answer for answer. Slow by design: O(n) updates, and
+/// earliest_fit tries every candidate start in turn.
 
 #include <algorithm>
 #include <cstddef>
@@ -20,25 +21,34 @@
 
 namespace leasehold {
 
+/// The brute-force oracle every backend is tested against: a sorted vector of change points,
+/// O(n) updates, and an earliest_fit that tries every candidate start. For tests, not for use.
 template <time_value T = std::int64_t, capacity_value C = std::int64_t>
 class reference : public detail::profile_types<T, C> {
  public:
+  /// A profile of `total` capacity, all of it free from `origin` to forever. Throws
+  /// invalid_request for a total that is not positive or an origin that leaves no time to book.
   explicit reference(C total, T origin = 0) : total_(total), points_{{origin, total}} {
     detail::check_profile("reference", total, origin);
   }
 
-  // advance_to throws only from its argument check, and undoing a reserve or release that
-  // just succeeded never throws (see add_over): cluster::slot_table rolls back in place.
+  /// advance_to throws only from its argument check, and undoing a reserve or release that
+  /// just succeeded never throws (see add_over): cluster::slot_table rolls back in place.
   static constexpr bool nothrow_rollback = true;
 
+  /// The total capacity, what is free where nothing is booked.
   [[nodiscard]] C total() const noexcept { return total_; }
+  /// The earliest time the profile holds; advance_to moves it forward.
   [[nodiscard]] T origin() const noexcept { return points_.front().at; }
 
+  /// The capacity free at t. Throws invalid_request for t before the origin.
   [[nodiscard]] C free_at(T t) const {
     detail::check_time("free_at", t, origin());
     return points_[index_of(t)].free;
   }
 
+  /// The least capacity free at any time of span, the most a booking over it could take.
+  /// Throws invalid_request for an empty span or one beginning before the origin. O(n).
   [[nodiscard]] C min_free(interval<T> span) const {
     detail::check_span("min_free", span, origin());
     C lowest = total_;
@@ -47,8 +57,8 @@ class reference : public detail::profile_types<T, C> {
     return lowest;
   }
 
-  // Tries every candidate start in time order: the clamped window begin, then every change
-  // point after it (a fit can only begin where the free capacity rises, or at the window).
+  /// Tries every candidate start in time order: the clamped window begin, then every change
+  /// point after it (a fit can only begin where the free capacity rises, or at the window).
   [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin());
     std::vector<T> candidates{starts.first};
@@ -61,8 +71,8 @@ class reference : public detail::profile_types<T, C> {
     return std::nullopt;
   }
 
-  // The mirror image, by brute force: a latest fit ends at the clamped window end or where the
-  // free capacity drops, so every such end is tried, latest first.
+  /// The mirror image, by brute force: a latest fit ends at the clamped window end or where the
+  /// free capacity drops, so every such end is tried, latest first.
   [[nodiscard]] std::optional<T> latest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin(), "latest_fit");
     if (starts.empty()) return std::nullopt;
@@ -77,6 +87,9 @@ class reference : public detail::profile_types<T, C> {
     return std::nullopt;
   }
 
+  /// Books `amount` over `span`. Throws invalid_request for an empty span, one beginning before
+  /// the origin, or an amount not positive or above the total; insufficient_capacity when
+  /// `amount` is not free throughout (naming the first time it is not). Strong guarantee. O(n).
   void reserve(interval<T> span, C amount) {
     detail::check_span("reserve", span, origin());
     detail::check_amount("reserve", amount, total_);
@@ -88,6 +101,9 @@ class reference : public detail::profile_types<T, C> {
     add_over(span, [&](C& free) { free -= amount; });
   }
 
+  /// Gives back `amount` over `span`, the reverse of reserve. Throws invalid_request as reserve
+  /// does; invalid_release when more than is booked would come back somewhere (the free
+  /// capacity would exceed the total). Strong guarantee. O(n).
   void release(interval<T> span, C amount) {
     detail::check_span("release", span, origin());
     detail::check_amount("release", amount, total_);
@@ -99,6 +115,8 @@ class reference : public detail::profile_types<T, C> {
     add_over(span, [&](C& free) { free += amount; });
   }
 
+  /// Moves the origin forward to t and forgets everything before it. Throws invalid_request
+  /// for t before the origin.
   void advance_to(T t) {
     detail::check_advance(t, origin());
     // In place, without allocating: erasing a prefix of trivially copyable points cannot throw.
@@ -106,6 +124,7 @@ class reference : public detail::profile_types<T, C> {
     points_.front().at = t;
   }
 
+  /// Every maximal free block from the origin on, in time order, as a vector (a copy): O(n).
   [[nodiscard]] std::vector<free_block<T, C>> free_blocks() const {
     std::vector<free_block<T, C>> blocks;
     blocks.reserve(points_.size());
@@ -114,18 +133,23 @@ class reference : public detail::profile_types<T, C> {
     return blocks;
   }
 
-  // The profile from t on, and within a span, read in place (walkable_availability): views
-  // that any mutating call invalidates.
+  /// The profile from t on, and within a span, read in place (walkable_availability): views
+  /// that any mutating call invalidates.
   [[nodiscard]] auto blocks_from(T t) const {
     detail::check_time("blocks_from", t, origin());
     return blocks_view(point_cursor{&points_, index_of(t)}, {t, forever<T>});
   }
 
+  /// The maximal free blocks that meet `span`, clipped to it, in time order. Throws
+  /// invalid_request for an empty span or one beginning before the origin.
   [[nodiscard]] auto blocks_in(interval<T> span) const {
     detail::check_span("blocks_in", span, origin());
     return blocks_view(point_cursor{&points_, index_of(span.begin)}, span);
   }
 
+  /// The first time after t at which the free capacity differs from that at t (the end of
+  /// the block in force at t), or nullopt when it never changes. Throws invalid_request for t
+  /// before the origin.
   [[nodiscard]] std::optional<T> next_change(T t) const {
     detail::check_time("next_change", t, origin());
     const std::size_t i = index_of(t);
@@ -133,8 +157,8 @@ class reference : public detail::profile_types<T, C> {
     return points_[i + 1].at;
   }
 
-  // Keeps what is booked at every point and moves every free amount with the total; the whole
-  // profile is checked before the first change, which cannot throw.
+  /// Keeps what is booked at every point and moves every free amount with the total; the whole
+  /// profile is checked before the first change, which cannot throw.
   void set_total(C new_total) {
     detail::check_new_total(new_total);
     for (const point& p : points_)
@@ -144,15 +168,16 @@ class reference : public detail::profile_types<T, C> {
     total_ = new_total;
   }
 
+  /// The number of maximal free blocks held, the n of the costs above.
   [[nodiscard]] std::size_t block_count() const noexcept { return points_.size(); }
 
-  // Bytes held by the structure, the vector's unused room included.
+  /// Bytes held by the structure, the vector's unused room included.
   [[nodiscard]] std::size_t memory_usage() const noexcept {
     return sizeof(*this) + points_.capacity() * sizeof(point);
   }
 
-  // The invariants: starts at the origin, strictly increasing, no two equal neighbours,
-  // every free amount between zero and the total.
+  /// The invariants: starts at the origin, strictly increasing, no two equal neighbours,
+  /// every free amount between zero and the total.
   void validate() const {
     for (std::size_t i = 0; i < points_.size(); ++i) {
       if (!is_nonnegative(points_[i].free) || !fits(points_[i].free, total_))
@@ -171,7 +196,7 @@ class reference : public detail::profile_types<T, C> {
     C free;
   };
 
-  // block_view's cursor: an index into the points (detail/block_view.hpp).
+  /// block_view's cursor: an index into the points (detail/block_view.hpp).
   struct point_cursor {
     const std::vector<point>* points = nullptr;
     std::size_t i = 0;
@@ -183,7 +208,7 @@ class reference : public detail::profile_types<T, C> {
   };
   using blocks_view = detail::block_view<T, C, point_cursor>;
 
-  // Index of the change point in force at t (t >= origin).
+  /// Index of the change point in force at t (t >= origin).
   [[nodiscard]] std::size_t index_of(T t) const {
     auto it = std::upper_bound(points_.begin(), points_.end(), t,
                                [](T value, const point& p) { return value < p.at; });
@@ -194,11 +219,11 @@ class reference : public detail::profile_types<T, C> {
     return i + 1 < points_.size() ? points_[i + 1].at : forever<T>;
   }
 
-  // Ensures change points at span.begin and span.end, applies `change` to every point in
-  // the span, then drops points that no longer change anything. Room for the new points is
-  // made first, exactly as many as needed (the only step that can throw); the inverse call
-  // adds points exactly where this one dropped them, so undoing a call that just succeeded
-  // never allocates (nothrow_rollback).
+  /// Ensures change points at span.begin and span.end, applies `change` to every point in
+  /// the span, then drops points that no longer change anything. Room for the new points is
+  /// made first, exactly as many as needed (the only step that can throw); the inverse call
+  /// adds points exactly where this one dropped them, so undoing a call that just succeeded
+  /// never allocates (nothrow_rollback).
   template <class Change>
   void add_over(interval<T> span, Change change) {
     const auto missing = [this](T t) {
@@ -220,7 +245,7 @@ class reference : public detail::profile_types<T, C> {
   }
 
   C total_;
-  std::vector<point> points_;  // points_.front().at is the origin
+  std::vector<point> points_;  ///< points_.front().at is the origin
 };
 
 }  // namespace leasehold

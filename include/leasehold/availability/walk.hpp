@@ -1,18 +1,19 @@
 #pragma once
 
-// Walking the profile from a time on, for every availability: leasehold::blocks_from(a, t),
-// leasehold::blocks_in(a, span) and leasehold::next_change(a, t) (their semantics are those of
-// walkable_availability, availability/concept.hpp). A backend that models
-// walkable_availability answers itself, with lazy views over its structure: free_list and
-// free_tree in O(log n) to start and O(1) (amortised, for free_tree) a block, reference from
-// its vector, slotted_ring over its slots (a block costs the slots it spans). Any other
-// (capacity_tree, a user's backend) is answered here from free_blocks(), a copy of the whole
-// profile per call: O(n), and the blocks come back in a vector that owns them.
-//
-// Arguments are checked as free_at and min_free check theirs: a time before the origin, or a
-// reversed or empty span, is invalid_request; on a bounded backend (slotted_ring) time at or
-// past the horizon's end is out_of_horizon. The views a backend returns are invalidated by any
-// mutating call on it.
+/// \file
+/// Walking the profile from a time on, for every availability: leasehold::blocks_from(a, t),
+/// leasehold::blocks_in(a, span) and leasehold::next_change(a, t) (their semantics are those of
+/// walkable_availability, availability/concept.hpp). A backend that models
+/// walkable_availability answers itself, with lazy views over its structure: free_list and
+/// free_tree in O(log n) to start and O(1) (amortised, for free_tree) a block, reference from
+/// its vector, slotted_ring over its slots (a block costs the slots it spans). Any other
+/// (capacity_tree, a user's backend) is answered here from free_blocks(), a copy of the whole
+/// profile per call: O(n), and the blocks come back in a vector that owns them.
+///
+/// Arguments are checked as free_at and min_free check theirs: a time before the origin, or a
+/// reversed or empty span, is invalid_request; on a bounded backend (slotted_ring) time at or
+/// past the horizon's end is out_of_horizon. The views a backend returns are invalidated by any
+/// mutating call on it.
 
 #include <algorithm>
 #include <optional>
@@ -28,8 +29,8 @@ namespace leasehold {
 
 namespace detail {
 
-// A bounded backend answers only inside its horizon: `t` must lie before its end (a span's
-// end may reach it).
+/// A bounded backend answers only inside its horizon: `t` must lie before its end (a span's
+/// end may reach it).
 template <availability A>
 void check_walk_horizon(const A& profile, const char* operation, typename A::time_type t,
                         bool is_end) {
@@ -41,7 +42,7 @@ void check_walk_horizon(const A& profile, const char* operation, typename A::tim
   }
 }
 
-// free_blocks(), clipped to `clip`: the generic walk.
+/// free_blocks(), clipped to `clip`: the generic walk.
 template <availability A>
 [[nodiscard]] std::vector<free_block<typename A::time_type, typename A::capacity_type>>
 blocks_clipped(const A& profile, interval<typename A::time_type> clip) {
@@ -58,7 +59,7 @@ blocks_clipped(const A& profile, interval<typename A::time_type> clip) {
 
 }  // namespace detail
 
-// The maximal free blocks from t on, in time order, the first beginning at t.
+/// The maximal free blocks from t on, in time order, the first beginning at t.
 template <availability A>
 [[nodiscard]] auto blocks_from(const A& profile, typename A::time_type t) {
   if constexpr (walkable_availability<A>) {
@@ -70,7 +71,7 @@ template <availability A>
   }
 }
 
-// The maximal free blocks that meet span, in time order, clipped to it.
+/// The maximal free blocks that meet span, in time order, clipped to it.
 template <availability A>
 [[nodiscard]] auto blocks_in(const A& profile, interval<typename A::time_type> span) {
   if constexpr (walkable_availability<A>) {
@@ -82,8 +83,8 @@ template <availability A>
   }
 }
 
-// The first time after t at which the free capacity differs from free_at(t), or nullopt when
-// it never does (on a bounded backend: before the horizon's end).
+/// The first time after t at which the free capacity differs from free_at(t), or nullopt when
+/// it never does (on a bounded backend: before the horizon's end).
 template <availability A>
 [[nodiscard]] std::optional<typename A::time_type> next_change(const A& profile,
                                                                typename A::time_type t) {

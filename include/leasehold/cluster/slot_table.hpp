@@ -1,22 +1,23 @@
 #pragma once
 
-// cluster::slot_table<A>: Haizea's slot table (Sotomayor, Keahey & Foster, §3.2). W identical
-// nodes, each an availability profile A over the node's resource vector, plus an aggregate
-// profile (the sum over nodes) that rejects a gang quickly: if n x per_node is not free in
-// the sum, no n nodes can hold it either.
-//
-// A gang request asks for n distinct nodes that each fit the per-node vector over the same
-// [s, s + d). earliest_fit finds the smallest such s and, among the nodes free then, picks n
-// by a node-preference key (Haizea prefers nodes that need no preemption, then nodes holding
-// the image). reserve / release take the placement and give the strong guarantee: every
-// node is checked before any is changed, and a failure part-way is rolled back.
-//
-// Costs, with W nodes: earliest_fit is one aggregate earliest_fit plus, per round, one
-// earliest_fit for each node whose cached lower bound (detail/node_bounds.hpp) is below the
-// n-th smallest fit found so far, visited in order of that bound, O(log W) each; a round
-// either answers or moves the candidate start to a later block boundary, so a request rarely
-// needs more than a few rounds. earliest_fit_by_scan, the same answer without the cache, asks
-// all W nodes in every round.
+/// \file
+/// cluster::slot_table<A>: Haizea's slot table (Sotomayor, Keahey & Foster, §3.2). W identical
+/// nodes, each an availability profile A over the node's resource vector, plus an aggregate
+/// profile (the sum over nodes) that rejects a gang quickly: if n x per_node is not free in
+/// the sum, no n nodes can hold it either.
+///
+/// A gang request asks for n distinct nodes that each fit the per-node vector over the same
+/// [s, s + d). earliest_fit finds the smallest such s and, among the nodes free then, picks n
+/// by a node-preference key (Haizea prefers nodes that need no preemption, then nodes holding
+/// the image). reserve / release take the placement and give the strong guarantee: every
+/// node is checked before any is changed, and a failure part-way is rolled back.
+///
+/// Costs, with W nodes: earliest_fit is one aggregate earliest_fit plus, per round, one
+/// earliest_fit for each node whose cached lower bound (detail/node_bounds.hpp) is below the
+/// n-th smallest fit found so far, visited in order of that bound, O(log W) each; a round
+/// either answers or moves the candidate start to a later block boundary, so a request rarely
+/// needs more than a few rounds. earliest_fit_by_scan, the same answer without the cache, asks
+/// all W nodes in every round.
 
 #include <algorithm>
 #include <concepts>
@@ -43,7 +44,7 @@ namespace leasehold::cluster {
 
 namespace detail {
 
-// amount x n, component-wise; the caller has checked that it cannot overflow.
+/// amount x n, component-wise; the caller has checked that it cannot overflow.
 template <scalar_capacity C>
 [[nodiscard]] constexpr C scaled(C amount, std::size_t n) noexcept {
   return static_cast<C>(amount * static_cast<C>(n));
@@ -55,7 +56,7 @@ template <vector_capacity C>
   return amount;
 }
 
-// amount x n, or nullopt if a component overflows.
+/// amount x n, or nullopt if a component overflows.
 template <scalar_capacity C>
 [[nodiscard]] constexpr std::optional<C> checked_scaled(C amount, std::size_t n) noexcept {
   C result{};
@@ -69,38 +70,41 @@ template <vector_capacity C>
   return amount;
 }
 
-// With a backend that rolls back in place (nothrow_rollback_availability, availability/
-// concept.hpp) the slot table changes its profiles in place and undoes them on failure; for
-// any other backend it changes copies of the profiles a call touches and swaps them in only
-// when all succeeded, which costs a copy per call but keeps the strong guarantee whatever the
-// backend.
+/// With a backend that rolls back in place (nothrow_rollback_availability, availability/
+/// concept.hpp) the slot table changes its profiles in place and undoes them on failure; for
+/// any other backend it changes copies of the profiles a call touches and swaps them in only
+/// when all succeeded, which costs a copy per call but keeps the strong guarantee whatever the
+/// backend.
 template <class A>
 inline constexpr bool nothrow_rollback = nothrow_rollback_availability<A>;
 
 }  // namespace detail
 
-// Every node may start at once: the default per-node lower bound on the start. Any other
-// Ready is a callable ready(node) -> time_type.
+/// Every node may start at once: the default per-node lower bound on the start. Any other
+/// Ready is a callable ready(node) -> time_type.
 struct ready_now {};
 
+/// W identical nodes, each an availability profile A, with gang earliest_fit, reserve and
+/// release over distinct nodes (Haizea's slot table; see the file's description for costs).
+/// Every mutating call gives the strong guarantee. Node ids are 0..W-1.
 template <availability A>
 class slot_table {
  public:
-  using time_type = typename A::time_type;
-  using capacity_type = typename A::capacity_type;
-  using node_type = A;
-  using request_type = gang_request<time_type, capacity_type>;
-  using placement_type = placement<time_type, capacity_type>;
+  using time_type = typename A::time_type;                      ///< A's time type.
+  using capacity_type = typename A::capacity_type;              ///< A node's capacity.
+  using node_type = A;                                          ///< One node's profile.
+  using request_type = gang_request<time_type, capacity_type>;  ///< What earliest_fit takes.
+  using placement_type = placement<time_type, capacity_type>;   ///< What it answers.
 
-  // W nodes of `per_node_total` each, all profiles starting at `origin`.
+  /// W nodes of `per_node_total` each, all profiles starting at `origin`.
   slot_table(std::size_t node_count, capacity_type per_node_total,
              time_type origin = 0) requires std::constructible_from<A, capacity_type, time_type>
       : slot_table(node_count, per_node_total,
                    [origin](capacity_type total) { return A(total, origin); }) {}
 
-  // The same, for backends with other constructor arguments (slotted_ring's dt and slot
-  // count): make(total) builds one profile of that total capacity; it is called once per node
-  // and once for the aggregate, with W x per_node_total.
+  /// The same, for backends with other constructor arguments (slotted_ring's dt and slot
+  /// count): make(total) builds one profile of that total capacity; it is called once per node
+  /// and once for the aggregate, with W x per_node_total.
   template <class Make>
   requires std::same_as<std::invoke_result_t<Make&, capacity_type>, A> slot_table(
       std::size_t node_count, capacity_type per_node_total, Make make)
@@ -115,28 +119,34 @@ class slot_table {
             node.origin(), "; expected ", per_node_total, " and ", aggregate_.origin()));
   }
 
+  /// W, the number of nodes.
   [[nodiscard]] std::size_t node_count() const noexcept { return nodes_.size(); }
+  /// The capacity of one node.
   [[nodiscard]] capacity_type per_node_total() const noexcept { return per_node_total_; }
+  /// The capacity of the whole table, W x per_node_total().
   [[nodiscard]] capacity_type total() const { return aggregate_.total(); }
+  /// The origin every node shares.
   [[nodiscard]] time_type origin() const { return aggregate_.origin(); }
+  /// Node i's profile, read-only; throws invalid_request for i >= node_count().
   [[nodiscard]] const A& node(std::size_t i) const {
     check_node("node", i);
     return nodes_[i];
   }
+  /// The sum of every node's profile, which rejects a gang before any node is asked.
   [[nodiscard]] const A& aggregate() const noexcept { return aggregate_; }
 
-  // The placement with the smallest start, or nullopt when no n nodes are free together for
-  // the duration inside the window. Among the nodes free at that start, the n with the
-  // smallest preference(node) are chosen (ties by node id), or preference(node, start) when it
-  // takes the start too (a key that depends on when, such as the node's free capacity then);
-  // ready(node), when given, is a per-node lower bound on the start (e.g. when an image can
-  // arrive).
-  //
-  // The search visits nodes in order of a cached lower bound on their earliest fit (see
-  // detail/node_bounds.hpp) and stops as soon as no node left can change the answer, so a
-  // query touches the nodes that can host the request early rather than all W. The cache is
-  // refreshed during the search, so earliest_fit must not run concurrently with any other
-  // call on the same table. The answer is exactly earliest_fit_by_scan's.
+  /// The placement with the smallest start, or nullopt when no n nodes are free together for
+  /// the duration inside the window. Among the nodes free at that start, the n with the
+  /// smallest preference(node) are chosen (ties by node id), or preference(node, start) when it
+  /// takes the start too (a key that depends on when, such as the node's free capacity then);
+  /// ready(node), when given, is a per-node lower bound on the start (e.g. when an image can
+  /// arrive).
+  ///
+  /// The search visits nodes in order of a cached lower bound on their earliest fit (see
+  /// detail/node_bounds.hpp) and stops as soon as no node left can change the answer, so a
+  /// query touches the nodes that can host the request early rather than all W. The cache is
+  /// refreshed during the search, so earliest_fit must not run concurrently with any other
+  /// call on the same table. The answer is exactly earliest_fit_by_scan's.
   template <class Preference = no_preference, class Ready = ready_now>
   [[nodiscard]] std::optional<placement_type> earliest_fit(const request_type& r,
                                                            Preference preference = {},
@@ -210,10 +220,10 @@ class slot_table {
     return place(std::move(free_nodes), r, preference, candidate);
   }
 
-  // The same answer as earliest_fit, found by asking every node in every round: one aggregate
-  // earliest_fit, then one earliest_fit per node, and a round either answers or moves the
-  // candidate start to the n-th smallest per-node fit. It keeps no cache, so it may run
-  // concurrently with other const calls; it is also the oracle of the tests.
+  /// The same answer as earliest_fit, found by asking every node in every round: one aggregate
+  /// earliest_fit, then one earliest_fit per node, and a round either answers or moves the
+  /// candidate start to the n-th smallest per-node fit. It keeps no cache, so it may run
+  /// concurrently with other const calls; it is also the oracle of the tests.
   template <class Preference = no_preference, class Ready = ready_now>
   [[nodiscard]] std::optional<placement_type> earliest_fit_by_scan(const request_type& r,
                                                                    Preference preference = {},
@@ -228,7 +238,7 @@ class slot_table {
     return place(std::move(free_nodes), r, preference, *start);
   }
 
-  // The nodes on which `amount` is free throughout `span`, in increasing id order.
+  /// The nodes on which `amount` is free throughout `span`, in increasing id order.
   [[nodiscard]] std::vector<std::size_t> nodes_free(interval<time_type> span,
                                                     capacity_type amount) const {
     leasehold::detail::check_span("nodes_free", span, origin());
@@ -240,9 +250,9 @@ class slot_table {
     return result;
   }
 
-  // The largest e <= limit such that `amount` is free on `node` throughout [from, e); `from`
-  // itself when it is not free at `from`. Found by galloping then bisecting on min_free, so
-  // it works on every backend.
+  /// The largest e <= limit such that `amount` is free on `node` throughout [from, e); `from`
+  /// itself when it is not free at `from`. Found by galloping then bisecting on min_free, so
+  /// it works on every backend.
   [[nodiscard]] time_type free_until(std::size_t node, time_type from, capacity_type amount,
                                      time_type limit) const {
     check_node("free_until", node);
@@ -276,16 +286,16 @@ class slot_table {
     return good;
   }
 
-  // True when every node of p is in range, distinct, and has p.per_node free over p.span.
+  /// True when every node of p is in range, distinct, and has p.per_node free over p.span.
   [[nodiscard]] bool can_reserve(const placement_type& p) const {
     check_placement("can_reserve", p);
     return std::ranges::all_of(
         p.nodes, [&](std::size_t i) { return fits(p.per_node, nodes_[i].min_free(p.span)); });
   }
 
-  // Books p.per_node on every node of p over p.span. Throws invalid_request for a malformed
-  // placement and insufficient_capacity (naming the node) when a node lacks the capacity;
-  // either way nothing changes.
+  /// Books p.per_node on every node of p over p.span. Throws invalid_request for a malformed
+  /// placement and insufficient_capacity (naming the node) when a node lacks the capacity;
+  /// either way nothing changes.
   void reserve(const placement_type& p) {
     check_placement("reserve", p);
     for (std::size_t i : p.nodes) {
@@ -298,9 +308,9 @@ class slot_table {
     bounds_after_reserve(p.span, p.nodes);
   }
 
-  // Gives p back. Throws invalid_request for a malformed placement and invalid_release
-  // (naming the node) when some node has less than p.per_node booked over p.span; either way
-  // nothing changes (nodes already released are booked again).
+  /// Gives p back. Throws invalid_request for a malformed placement and invalid_release
+  /// (naming the node) when some node has less than p.per_node booked over p.span; either way
+  /// nothing changes (nodes already released are booked again).
   void release(const placement_type& p) {
     check_placement("release", p);
     try {
@@ -311,24 +321,25 @@ class slot_table {
     bounds_after_release(p.span, p.nodes);
   }
 
-  // Undo of a reserve(p) / release(p) that succeeded, for a caller that keeps its own undo
-  // log (policy::lease's transactions): valid only when every change made to the table after
-  // that call has been undone already, so the table is exactly as the call left it. Then, for
-  // a nothrow_rollback backend, the inverse changes need no allocation and cannot fail (the
-  // profiles are as they were right after the call, and a profile's capacity for nodes never
-  // shrinks).
+  /// Undo of a reserve(p) / release(p) that succeeded, for a caller that keeps its own undo
+  /// log (policy::lease's transactions): valid only when every change made to the table after
+  /// that call has been undone already, so the table is exactly as the call left it. Then, for
+  /// a nothrow_rollback backend, the inverse changes need no allocation and cannot fail (the
+  /// profiles are as they were right after the call, and a profile's capacity for nodes never
+  /// shrinks).
   void undo_reserve(
       interval<time_type> span, const capacity_type& per_node,
       std::span<const std::size_t> nodes) noexcept requires detail::nothrow_rollback<A> {
     change_back<false>(span, per_node, nodes);
   }
+  /// Undo of a release(p) that succeeded, under the conditions of undo_reserve.
   void undo_release(
       interval<time_type> span, const capacity_type& per_node,
       std::span<const std::size_t> nodes) noexcept requires detail::nothrow_rollback<A> {
     change_back<true>(span, per_node, nodes);
   }
 
-  // Moves every profile's origin to t (see availability::advance_to).
+  /// Moves every profile's origin to t (see availability::advance_to).
   void advance_to(time_type t) {
     leasehold::detail::check_advance(t, origin());
     if constexpr (detail::nothrow_rollback<A>) {
@@ -350,9 +361,9 @@ class slot_table {
     if constexpr (bounded_availability<A>) bounds_.clear();
   }
 
-  // Checks that the aggregate equals the sum over nodes everywhere, that every node has the
-  // same origin and total, and each profile's own invariants where it has validate(). Throws
-  // invariant_violation naming the first difference.
+  /// Checks that the aggregate equals the sum over nodes everywhere, that every node has the
+  /// same origin and total, and each profile's own invariants where it has validate(). Throws
+  /// invariant_violation naming the first difference.
   void validate() const {
     if constexpr (validating_availability<A>) {
       aggregate_.validate();
@@ -406,7 +417,7 @@ class slot_table {
           operation, ": node ", i, " out of range (the table has ", nodes_.size(), " nodes)"));
   }
 
-  // A checked gang request and what both earliest_fit searches derive from it once.
+  /// A checked gang request and what both earliest_fit searches derive from it once.
   struct gang_query {
     const request_type& r;
     leasehold::detail::start_range<time_type> starts;  // the admissible starts
@@ -426,7 +437,7 @@ class slot_table {
             detail::scaled(r.per_node, r.nodes)};
   }
 
-  // The two changes every booking path makes to a profile (apply's change and undo).
+  /// The two changes every booking path makes to a profile (apply's change and undo).
   static void book(A& profile, interval<time_type> span, const capacity_type& amount) {
     profile.reserve(span, amount);
   }
@@ -434,9 +445,9 @@ class slot_table {
     profile.release(span, amount);
   }
 
-  // The inverse change of undo_reserve (Reserve = false) or undo_release (Reserve = true): the
-  // aggregate first and the nodes backwards, as the call being undone changed them in the
-  // opposite order; nothing here can throw on a nothrow_rollback backend (see undo_reserve).
+  /// The inverse change of undo_reserve (Reserve = false) or undo_release (Reserve = true): the
+  /// aggregate first and the nodes backwards, as the call being undone changed them in the
+  /// opposite order; nothing here can throw on a nothrow_rollback backend (see undo_reserve).
   template <bool Reserve>
   void change_back(interval<time_type> span, const capacity_type& per_node,
                    std::span<const std::size_t> nodes) noexcept {
@@ -449,8 +460,8 @@ class slot_table {
       bounds_after_release(span, nodes);
   }
 
-  // earliest_fit_by_scan's rounds: the earliest start that q.r.nodes nodes share, with every
-  // node's earliest fit from it left in fits_from; nullopt when there is none.
+  /// earliest_fit_by_scan's rounds: the earliest start that q.r.nodes nodes share, with every
+  /// node's earliest fit from it left in fits_from; nullopt when there is none.
   template <class Ready>
   std::optional<time_type> scan_rounds(const gang_query& q, Ready ready,
                                        std::vector<std::optional<time_type>>& fits_from) const {
@@ -495,11 +506,11 @@ class slot_table {
           leasehold::detail::describe(operation, ' ', p, ": node ", *twin, " listed twice"));
   }
 
-  // Applies `change` to every node of p, then to the aggregate; if one throws, `undo`
-  // restores the ones already changed (undo is the exact inverse of a change that just
-  // succeeded, so it has the capacity it needs) and the exception propagates.
-  // Backends without nothrow_rollback: `change` runs on copies of the touched profiles, which
-  // replace the originals only when every change succeeded.
+  /// Applies `change` to every node of p, then to the aggregate; if one throws, `undo`
+  /// restores the ones already changed (undo is the exact inverse of a change that just
+  /// succeeded, so it has the capacity it needs) and the exception propagates.
+  /// Backends without nothrow_rollback: `change` runs on copies of the touched profiles, which
+  /// replace the originals only when every change succeeded.
   template <class Change, class Undo>
   void apply(const placement_type& p, Change change, Undo undo) {
     if constexpr (!detail::nothrow_rollback<A>) {
@@ -526,14 +537,14 @@ class slot_table {
     }
   }
 
-  // The aggregate's earliest fit of the gang's n x per_node from `candidate`: a start no
-  // placement can precede (quick rejection and a jump, in both searches).
+  /// The aggregate's earliest fit of the gang's n x per_node from `candidate`: a start no
+  /// placement can precede (quick rejection and a jump, in both searches).
   std::optional<time_type> aggregate_fit_from(const gang_query& q, time_type candidate) const {
     return aggregate_.earliest_fit({q.amount, q.r.duration, {candidate, q.r.window.end}});
   }
 
-  // Node i's earliest fit of the gang's per_node from `candidate`, no earlier than ready(i)
-  // and starting among the admissible starts: the per-node question both searches ask.
+  /// Node i's earliest fit of the gang's per_node from `candidate`, no earlier than ready(i)
+  /// and starting among the admissible starts: the per-node question both searches ask.
   template <class Ready>
   std::optional<time_type> node_fit_from(const gang_query& q, std::size_t i, time_type candidate,
                                          Ready& ready) const {
@@ -544,8 +555,8 @@ class slot_table {
     return nodes_[i].earliest_fit({q.r.per_node, q.r.duration, {begin, q.r.window.end}});
   }
 
-  // The placement of r at `start` on the r.nodes most preferred of `candidates` (ties by id),
-  // in increasing id order.
+  /// The placement of r at `start` on the r.nodes most preferred of `candidates` (ties by id),
+  /// in increasing id order.
   template <class Preference>
   static placement_type place(std::vector<std::size_t> candidates, const request_type& r,
                               Preference& preference, time_type start) {
@@ -566,20 +577,20 @@ class slot_table {
 
   using bounds_type = detail::node_bounds<time_type, capacity_type>;
 
-  // The most request classes whose bounds are kept: each costs W bounds and a min-tree, is
-  // updated by every reserve and release of its nodes, and is built by one earliest_fit per
-  // node when first asked for.
+  /// The most request classes whose bounds are kept: each costs W bounds and a min-tree, is
+  /// updated by every reserve and release of its nodes, and is built by one earliest_fit per
+  /// node when first asked for.
   static constexpr std::size_t max_bound_classes = 32;
 
-  // The node's earliest fit of the class shape from the origin, or bounds_type::never.
+  /// The node's earliest fit of the class shape from the origin, or bounds_type::never.
   time_type class_fit(const bounds_type& bounds, std::size_t node) const {
     const auto fit = nodes_[node].earliest_fit(
         {bounds.amount(), bounds.duration(), {origin(), std::numeric_limits<time_type>::max()}});
     return fit ? *fit : bounds_type::never;
   }
 
-  // The bounds of r's class, built when first asked for (evicting the least recently used
-  // class when max_bound_classes are kept).
+  /// The bounds of r's class, built when first asked for (evicting the least recently used
+  /// class when max_bound_classes are kept).
   bounds_type& bounds_for(const request_type& r) const {
     const capacity_type amount = detail::shape_class(r.per_node);
     const time_type duration = detail::power_of_two_floor(r.duration);
@@ -601,9 +612,9 @@ class slot_table {
     return *oldest;
   }
 
-  // A booking can only make a node's fits later, so every bound stays true; a node whose
-  // booking overlaps its bound's first fit is marked for recomputation by the next search
-  // that reaches it.
+  /// A booking can only make a node's fits later, so every bound stays true; a node whose
+  /// booking overlaps its bound's first fit is marked for recomputation by the next search
+  /// that reaches it.
   void bounds_after_reserve(interval<time_type> span,
                             std::span<const std::size_t> nodes) const noexcept {
     for (bounds_type& bounds : bounds_)
@@ -616,8 +627,8 @@ class slot_table {
       }
   }
 
-  // A release over [a, b) can make a node fit a shape of duration d at a start s only if
-  // [s, s + d) meets [a, b), so s > a - d: the bound drops to max(origin, a - d) at most.
+  /// A release over [a, b) can make a node fit a shape of duration d at a start s only if
+  /// [s, s + d) meets [a, b), so s > a - d: the bound drops to max(origin, a - d) at most.
   void bounds_after_release(interval<time_type> span,
                             std::span<const std::size_t> nodes) const noexcept {
     for (bounds_type& bounds : bounds_) {

@@ -1,25 +1,26 @@
 #pragma once
 
-// Per-job results in the column layout of Batsim's `_jobs.csv` (Dutot, Mercier, Poquet &
-// Richard, "Batsim: a Realistic Language-Independent Resources and Jobs Management Systems
-// Simulator", JSSPP 2016), so that the tools written for Batsim's output (evalys, pandas
-// notebooks) read ours unchanged:
-//
-//   job_id, submission_time, requested_number_of_resources, requested_time, success,
-//   starting_time, execution_time, finish_time, waiting_time, turnaround_time, stretch,
-//   allocated_resources
-//
-// with Batsim's definitions: execution_time = finish_time - starting_time (so it includes any
-// suspension between them), waiting_time = starting_time - submission_time, turnaround_time =
-// finish_time - submission_time, stretch = turnaround_time / execution_time, and
-// allocated_resources the machines as an interval set ("0-3 7"). A job that never started
-// (rejected, withdrawn) has success 0 and empty times; a quantity that is undefined (the
-// stretch of a job that ran for no time) is left empty rather than invented.
-//
-// A table may carry further columns after Batsim's, the same for every row of one run (the
-// library version, the seed, the workload and the configuration), so that rows from many runs
-// can be concatenated and still be told apart. Rows are returned as strings: the caller
-// writes and flushes each as its run finishes.
+/// \file
+/// Per-job results in the column layout of Batsim's `_jobs.csv` (Dutot, Mercier, Poquet &
+/// Richard, "Batsim: a Realistic Language-Independent Resources and Jobs Management Systems
+/// Simulator", JSSPP 2016), so that the tools written for Batsim's output (evalys, pandas
+/// notebooks) read ours unchanged:
+///
+///   job_id, submission_time, requested_number_of_resources, requested_time, success,
+///   starting_time, execution_time, finish_time, waiting_time, turnaround_time, stretch,
+///   allocated_resources
+///
+/// with Batsim's definitions: execution_time = finish_time - starting_time (so it includes any
+/// suspension between them), waiting_time = starting_time - submission_time, turnaround_time =
+/// finish_time - submission_time, stretch = turnaround_time / execution_time, and
+/// allocated_resources the machines as an interval set ("0-3 7"). A job that never started
+/// (rejected, withdrawn) has success 0 and empty times; a quantity that is undefined (the
+/// stretch of a job that ran for no time) is left empty rather than invented.
+///
+/// A table may carry further columns after Batsim's, the same for every row of one run (the
+/// library version, the seed, the workload and the configuration), so that rows from many runs
+/// can be concatenated and still be told apart. Rows are returned as strings: the caller
+/// writes and flushes each as its run finishes.
 
 #include <algorithm>
 #include <array>
@@ -39,13 +40,13 @@ namespace leasehold::io {
 
 /// One job as it fared. Times are in the simulation's seconds.
 struct job_outcome {
-  std::string job_id;
-  std::int64_t submission_time = 0;
-  std::int64_t requested_number_of_resources = 0;
-  std::int64_t requested_time = 0;
-  bool success = false;
-  std::optional<std::int64_t> starting_time;  // empty: never started
-  std::optional<std::int64_t> finish_time;    // empty: did not finish
+  std::string job_id;                              ///< As Batsim names it, "workload!id".
+  std::int64_t submission_time = 0;                ///< When the job was submitted.
+  std::int64_t requested_number_of_resources = 0;  ///< How many machines it asked for.
+  std::int64_t requested_time = 0;                 ///< Its walltime request.
+  bool success = false;                            ///< True when it ran to completion.
+  std::optional<std::int64_t> starting_time;       ///< empty: never started
+  std::optional<std::int64_t> finish_time;         ///< empty: did not finish
   /// The machines it ran on; empty where the scheduler counts resources without naming them
   /// (a capacity profile such as free_list), which Batsim's layout cannot express otherwise.
   std::vector<std::size_t> allocated_resources;
@@ -96,6 +97,7 @@ class batsim_job_table {
     }
   }
 
+  /// The names of the extra columns, in order, as given to the constructor.
   [[nodiscard]] const std::vector<std::string>& context_columns() const noexcept {
     return context_;
   }

@@ -1,24 +1,25 @@
 #pragma once
 
-// Checkpoints of availability profiles and slot tables: a versioned JSON document
-// (docs/reliability.md describes the format) that an embedding scheduler writes before it
-// stops and reads back after a restart.
-//
-//  - save_profile(a) works for every backend; load_profile<A>(text) restores into any backend
-//    of the same time and capacity types (a free_tree saved, a free_list restored). The
-//    restored profile has the same free_blocks(), so it answers every query identically.
-//  - save_slot_table / load_slot_table do the same for cluster::slot_table<A>; the aggregate
-//    profile is not stored (it is the sum over nodes) but rebuilt.
-//  - Every checkpoint carries a CRC-32C of its text (checkpoint_checksum.hpp), which the load
-//    functions check before they parse anything; read_* take a parsed document and cannot.
-//  - Reading is strict: wrong format, version, kind or types, a missing or unknown member, a
-//    profile that is not a maximal block list from the origin, or one the target backend
-//    cannot hold exactly (a slotted_ring's slots and horizon) is a format_error naming what
-//    is wrong and where. Nothing is half-loaded: the result is built aside and returned only
-//    when complete and validate() passes.
-//
-// Backends whose constructor takes more than (total, origin) (slotted_ring) are built by a
-// `make(total, origin)` callable the caller passes.
+/// \file
+/// Checkpoints of availability profiles and slot tables: a versioned JSON document
+/// (docs/reliability.md describes the format) that an embedding scheduler writes before it
+/// stops and reads back after a restart.
+///
+///  - save_profile(a) works for every backend; load_profile<A>(text) restores into any backend
+///    of the same time and capacity types (a free_tree saved, a free_list restored). The
+///    restored profile has the same free_blocks(), so it answers every query identically.
+///  - save_slot_table / load_slot_table do the same for cluster::slot_table<A>; the aggregate
+///    profile is not stored (it is the sum over nodes) but rebuilt.
+///  - Every checkpoint carries a CRC-32C of its text (checkpoint_checksum.hpp), which the load
+///    functions check before they parse anything; read_* take a parsed document and cannot.
+///  - Reading is strict: wrong format, version, kind or types, a missing or unknown member, a
+///    profile that is not a maximal block list from the origin, or one the target backend
+///    cannot hold exactly (a slotted_ring's slots and horizon) is a format_error naming what
+///    is wrong and where. Nothing is half-loaded: the result is built aside and returned only
+///    when complete and validate() passes.
+///
+/// Backends whose constructor takes more than (total, origin) (slotted_ring) are built by a
+/// `make(total, origin)` callable the caller passes.
 
 #include <algorithm>
 #include <concepts>
@@ -40,16 +41,17 @@
 
 namespace leasehold::io {
 
-// The format's name and the version written. A reader accepts the versions it knows, from
-// checkpoint_oldest_version on, and no other: a checkpoint is state, and guessing at the
-// meaning of another version's fields would corrupt it. Version 2 added the checksum
-// (checkpoint_checksum.hpp); version 1, without it, is still read.
+/// The format's name and the version written. A reader accepts the versions it knows, from
+/// checkpoint_oldest_version on, and no other: a checkpoint is state, and guessing at the
+/// meaning of another version's fields would corrupt it. Version 2 added the checksum
+/// (checkpoint_checksum.hpp); version 1, without it, is still read.
 inline constexpr std::string_view checkpoint_format = "leasehold-checkpoint";
-inline constexpr std::int64_t checkpoint_version = 2;
-inline constexpr std::int64_t checkpoint_oldest_version = 1;
+inline constexpr std::int64_t checkpoint_version = 2;         ///< The version written.
+inline constexpr std::int64_t checkpoint_oldest_version = 1;  ///< The oldest version read.
 
-// Builds a backend with total capacity `total` and origin `origin`: A(total, origin).
+/// Builds a backend with total capacity `total` and origin `origin`: A(total, origin).
 struct construct_profile {
+  /// A(total, origin).
   template <class A>
   [[nodiscard]] A make(typename A::capacity_type total, typename A::time_type origin) const {
     return A(total, origin);
@@ -58,7 +60,7 @@ struct construct_profile {
 
 namespace detail {
 
-// "int64", "int32", ...: the name a checkpoint records for an integral type.
+/// "int64", "int32", ...: the name a checkpoint records for an integral type.
 template <std::integral I>
 [[nodiscard]] std::string integral_name() {
   return std::string(std::is_signed_v<I> ? "int" : "uint") + std::to_string(8 * sizeof(I));
@@ -110,8 +112,8 @@ template <capacity_value C>
   }
 }
 
-// The envelope every checkpoint starts with. The checksum is written unsealed (zeros) and
-// filled in by the save functions once the text is complete (sealed_text).
+/// The envelope every checkpoint starts with. The checksum is written unsealed (zeros) and
+/// filled in by the save functions once the text is complete (sealed_text).
 inline void write_header(json_writer& w, std::string_view kind) {
   w.member("format", checkpoint_format);
   w.member("version", checkpoint_version);
@@ -119,12 +121,12 @@ inline void write_header(json_writer& w, std::string_view kind) {
   w.member("kind", kind);
 }
 
-// The text of a finished checkpoint, sealed.
+/// The text of a finished checkpoint, sealed.
 [[nodiscard]] inline std::string sealed_text(json_writer& w) { return seal_checkpoint(w.take()); }
 
-// Parses a checkpoint's text after checking its checksum (before anything else is read). A
-// text without one parses only as an older version: a version-2 document whose checksum is
-// not where the bytes say (reformatted, or the member's name corrupted) is refused.
+/// Parses a checkpoint's text after checking its checksum (before anything else is read). A
+/// text without one parses only as an older version: a version-2 document whose checksum is
+/// not where the bytes say (reformatted, or the member's name corrupted) is refused.
 [[nodiscard]] inline json_value parse_checkpoint(std::string_view text) {
   const bool sealed = verify_checkpoint_checksum(text);
   json_value doc = json_reader::parse(text);
@@ -185,7 +187,7 @@ void check_types(const json_value& doc) {
     c.fail("capacity type " + c.as_string() + ", expected " + capacity_name<C>());
 }
 
-// A profile's blocks as [[begin, free], ...] plus the end of the last one.
+/// A profile's blocks as [[begin, free], ...] plus the end of the last one.
 template <availability A>
 void write_blocks(json_writer& w, const A& a) {
   w.key("blocks").begin_array();
@@ -205,8 +207,8 @@ struct block_list {
   std::vector<free_block<T, C>> blocks;
 };
 
-// Reads and checks a block list: it starts at `origin`, begins strictly increase, neighbours
-// differ (maximal blocks), every free amount lies in [0, total], the end follows the last begin.
+/// Reads and checks a block list: it starts at `origin`, begins strictly increase, neighbours
+/// differ (maximal blocks), every free amount lies in [0, total], the end follows the last begin.
 template <time_value T, capacity_value C>
 [[nodiscard]] block_list<T, C> read_blocks(const json_value& owner, T origin, const C& total) {
   block_list<T, C> list;
@@ -248,8 +250,8 @@ template <availability A>
   return blocks;
 }
 
-// The blocks a backend must show after restoring `list`: all of them, or for a fixed horizon
-// the part inside it (a ring's horizon may end before the saved profile does).
+/// The blocks a backend must show after restoring `list`: all of them, or for a fixed horizon
+/// the part inside it (a ring's horizon may end before the saved profile does).
 template <availability A, time_value T, capacity_value C>
 [[nodiscard]] std::vector<free_block<T, C>> expected_in(const A& a, block_list<T, C> list) {
   if constexpr (bounded_availability<A>) {
@@ -261,7 +263,7 @@ template <availability A, time_value T, capacity_value C>
   return list.blocks;
 }
 
-// Books every block's shortfall against `total` with `book(span, amount)`.
+/// Books every block's shortfall against `total` with `book(span, amount)`.
 template <time_value T, capacity_value C, class Book>
 void book_blocks(const json_value& where, const block_list<T, C>& list, const C& total, Book book) {
   for (const auto& block : list.blocks) {
@@ -292,7 +294,7 @@ template <availability A, class Make>
     return make(total, origin);
 }
 
-// Turns any leasehold::error thrown while building into a format_error naming `where`.
+/// Turns any leasehold::error thrown while building into a format_error naming `where`.
 template <class Build>
 auto building(const json_value& where, Build build) -> decltype(build()) {
   try {
@@ -308,6 +310,8 @@ auto building(const json_value& where, Build build) -> decltype(build()) {
 
 // ---- availability profiles --------------------------------------------------------------------
 
+/// Writes profile `a` as one checkpoint object (header, types, total, origin, free blocks)
+/// into `w`, as the next value; O(n) for n blocks.
 template <availability A>
 void write_profile(json_writer& w, const A& a) {
   w.begin_object();
@@ -320,6 +324,8 @@ void write_profile(json_writer& w, const A& a) {
   w.end_object();
 }
 
+/// The checkpoint text of profile `a`, with its checksum: what load_profile reads back into an
+/// equal profile.
 template <availability A>
 [[nodiscard]] std::string save_profile(const A& a) {
   json_writer w;
@@ -327,6 +333,10 @@ template <availability A>
   return detail::sealed_text(w);
 }
 
+/// Restores the profile a parsed checkpoint holds, building the backend with make (slotted_ring
+/// needs its slot width and count). Throws format_error naming the value's path for a wrong
+/// header, version, type, member or block list, and for a profile the backend cannot hold
+/// exactly (slot rounding); the profile is validated before it is returned.
 template <availability A, class Make = construct_profile>
 requires detail::profile_maker<Make, A>
 [[nodiscard]] A read_profile(const json_value& doc, const Make& make = {}) {
@@ -352,7 +362,7 @@ requires detail::profile_maker<Make, A>
   return a;
 }
 
-// Parses `text` and restores the profile it holds (see read_profile).
+/// Parses `text` and restores the profile it holds (see read_profile).
 template <availability A, class Make = construct_profile>
 requires detail::profile_maker<Make, A>
 [[nodiscard]] A load_profile(std::string_view text, const Make& make = {}) {
@@ -361,6 +371,8 @@ requires detail::profile_maker<Make, A>
 
 // ---- slot tables ------------------------------------------------------------------------------
 
+/// Writes a slot table's members (per-node total, origin, every node's free blocks) into the
+/// open object of `w`, for checkpoints that embed a table in a larger state.
 template <availability A>
 void write_slot_table_body(json_writer& w, const cluster::slot_table<A>& table) {
   w.key("per_node_total");
@@ -375,6 +387,7 @@ void write_slot_table_body(json_writer& w, const cluster::slot_table<A>& table) 
   w.end_array();
 }
 
+/// Writes slot table `table` as one checkpoint object into `w`, as the next value.
 template <availability A>
 void write_slot_table(json_writer& w, const cluster::slot_table<A>& table) {
   w.begin_object();
@@ -384,6 +397,7 @@ void write_slot_table(json_writer& w, const cluster::slot_table<A>& table) {
   w.end_object();
 }
 
+/// The checkpoint text of a slot table, with its checksum (see load_slot_table).
 template <availability A>
 [[nodiscard]] std::string save_slot_table(const cluster::slot_table<A>& table) {
   json_writer w;
@@ -391,7 +405,7 @@ template <availability A>
   return detail::sealed_text(w);
 }
 
-// Restores the nodes of a slot table from `body` (the members write_slot_table_body wrote).
+/// Restores the nodes of a slot table from `body` (the members write_slot_table_body wrote).
 template <availability A, class Make = construct_profile>
 requires detail::profile_maker<Make, A>
 [[nodiscard]] cluster::slot_table<A> read_slot_table_body(const json_value& body,
@@ -429,6 +443,7 @@ requires detail::profile_maker<Make, A>
   return table;
 }
 
+/// Restores the slot table a parsed checkpoint holds; errors as read_profile's.
 template <availability A, class Make = construct_profile>
 requires detail::profile_maker<Make, A>
 [[nodiscard]] cluster::slot_table<A> read_slot_table(const json_value& doc, const Make& make = {}) {
@@ -439,6 +454,7 @@ requires detail::profile_maker<Make, A>
   return read_slot_table_body<A>(doc, make);
 }
 
+/// Parses `text` and restores the slot table it holds (see read_slot_table).
 template <availability A, class Make = construct_profile>
 requires detail::profile_maker<Make, A>
 [[nodiscard]] cluster::slot_table<A> load_slot_table(std::string_view text, const Make& make = {}) {

@@ -1,24 +1,25 @@
 #pragma once
 
-// The integrity check of leasehold's checkpoints (docs/reliability.md, "The checksum"). A
-// checkpoint of version 2 carries, as its third member, a CRC-32C (detail/crc32c.hpp) of its
-// own text:
-//
-//   "checksum": "crc32c:e3069283"
-//
-// The CRC covers every byte of the document exactly as written, from its opening brace to
-// its closing one, with the eight hex digits of this value taken as eight '0' characters
-// (the writer computes it over the text with "crc32c:00000000" and then fills the digits in;
-// a tool checks it the same way). The member is found in the bytes, before any parsing: the
-// first occurrence of `"checksum": "crc32c:`, followed by eight lowercase hex digits and a
-// quote. Inside a JSON string a quote is always escaped, so that sequence can only be a
-// member name. A checkpoint edited by hand, or reformatted, must be sealed again
-// (seal_checkpoint) to load: that is the point.
-//
-// A single flipped bit, a torn write or a truncation changes the CRC (CRC-32C detects every
-// error burst of up to 32 bits), so the loaders refuse it before reading anything; what the
-// CRC cannot see (a deliberate edit that was sealed again) is left to the loaders' checks of
-// the state itself.
+/// \file
+/// The integrity check of leasehold's checkpoints (docs/reliability.md, "The checksum"). A
+/// checkpoint of version 2 carries, as its third member, a CRC-32C (detail/crc32c.hpp) of its
+/// own text:
+///
+///   "checksum": "crc32c:e3069283"
+///
+/// The CRC covers every byte of the document exactly as written, from its opening brace to
+/// its closing one, with the eight hex digits of this value taken as eight '0' characters
+/// (the writer computes it over the text with "crc32c:00000000" and then fills the digits in;
+/// a tool checks it the same way). The member is found in the bytes, before any parsing: the
+/// first occurrence of `"checksum": "crc32c:`, followed by eight lowercase hex digits and a
+/// quote. Inside a JSON string a quote is always escaped, so that sequence can only be a
+/// member name. A checkpoint edited by hand, or reformatted, must be sealed again
+/// (seal_checkpoint) to load: that is the point.
+///
+/// A single flipped bit, a torn write or a truncation changes the CRC (CRC-32C detects every
+/// error burst of up to 32 bits), so the loaders refuse it before reading anything; what the
+/// CRC cannot see (a deliberate edit that was sealed again) is left to the loaders' checks of
+/// the state itself.
 
 #include <cstddef>
 #include <cstdint>
@@ -30,7 +31,7 @@
 
 namespace leasehold::io {
 
-// What precedes the eight hex digits of the checksum in a checkpoint's text.
+/// What precedes the eight hex digits of the checksum in a checkpoint's text.
 inline constexpr std::string_view checkpoint_checksum_prefix = "\"checksum\": \"crc32c:";
 
 namespace detail {
@@ -49,8 +50,8 @@ inline constexpr std::string_view unsealed_digits = "00000000";
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
 }
 
-// Where the checksum's digits begin in `text`, or npos when the text has no checksum member.
-// A member that is there but not eight lowercase hex digits and a quote is a format_error.
+/// Where the checksum's digits begin in `text`, or npos when the text has no checksum member.
+/// A member that is there but not eight lowercase hex digits and a quote is a format_error.
 [[nodiscard]] inline std::size_t find_checksum(std::string_view text) {
   const std::size_t at = text.find(checkpoint_checksum_prefix);
   if (at == std::string_view::npos) return at;
@@ -64,7 +65,7 @@ inline constexpr std::string_view unsealed_digits = "00000000";
   return digits;
 }
 
-// CRC-32C of `text` with the digits at `digits` taken as zeros.
+/// CRC-32C of `text` with the digits at `digits` taken as zeros.
 [[nodiscard]] inline std::uint32_t checksum_over(std::string_view text, std::size_t digits) {
   std::uint32_t crc = crc32c_update(0, text.substr(0, digits));
   crc = crc32c_update(crc, unsealed_digits);
@@ -73,8 +74,8 @@ inline constexpr std::string_view unsealed_digits = "00000000";
 
 }  // namespace detail
 
-// The checksum `text` should carry (whatever it carries now). Throws format_error when the
-// text has no checksum member.
+/// The checksum `text` should carry (whatever it carries now). Throws format_error when the
+/// text has no checksum member.
 [[nodiscard]] inline std::uint32_t checkpoint_checksum(std::string_view text) {
   const std::size_t digits = detail::find_checksum(text);
   if (digits == std::string_view::npos)
@@ -82,17 +83,17 @@ inline constexpr std::string_view unsealed_digits = "00000000";
   return detail::checksum_over(text, digits);
 }
 
-// `text` with its checksum set to checkpoint_checksum(text): what the save functions return,
-// and how a deliberately edited checkpoint is made loadable again.
+/// `text` with its checksum set to checkpoint_checksum(text): what the save functions return,
+/// and how a deliberately edited checkpoint is made loadable again.
 [[nodiscard]] inline std::string seal_checkpoint(std::string text) {
   const std::uint32_t crc = checkpoint_checksum(text);
   text.replace(detail::find_checksum(text), detail::checksum_digits, detail::hex32(crc));
   return text;
 }
 
-// Checks the checksum of `text` before anything in it is read: true when it is right, false
-// when the text carries none (a checkpoint of version 1, or not a checkpoint at all); a
-// format_error naming both values when it is wrong.
+/// Checks the checksum of `text` before anything in it is read: true when it is right, false
+/// when the text carries none (a checkpoint of version 1, or not a checkpoint at all); a
+/// format_error naming both values when it is wrong.
 inline bool verify_checkpoint_checksum(std::string_view text) {
   const std::size_t digits = detail::find_checksum(text);
   if (digits == std::string_view::npos) return false;

@@ -1,9 +1,10 @@
 #pragma once
 
-// The error of the io layer's file readers: a file that is missing, unreadable, corrupt or
-// malformed. A researcher who gets it must be able to find the bytes at fault, so it always
-// names the path and, when the fault is on a line, the 1-based line number. It needs nothing
-// but the standard library, so callers can catch it without linking Boost.Iostreams.
+/// \file
+/// The error of the io layer's file readers: a file that is missing, unreadable, corrupt or
+/// malformed. A researcher who gets it must be able to find the bytes at fault, so it always
+/// names the path and, when the fault is on a line, the 1-based line number. It needs nothing
+/// but the standard library, so callers can catch it without linking Boost.Iostreams.
 
 #include <cstddef>
 #include <filesystem>

@@ -1,19 +1,20 @@
 #pragma once
 
-// Reading an input file whole, plain or gzip-compressed, in-process.
-//
-// Needs Boost.Iostreams and zlib at link time: link the CMake target `leasehold::iostreams`
-// (Debian: libboost-iostreams-dev, zlib1g-dev). The rest of leasehold stays header-only with
-// no compiled dependency; only the code that includes this header pays for it.
-//
-// Why in-process: the examples used to pipe traces through `gzip -dc`, which needs a shell and
-// a gzip binary, quotes the path into a command line, and reports a corrupt file only as a
-// non-zero exit status. Boost's gzip_decompressor (RFC 1952 over zlib's inflate) checks the
-// header, the deflate stream and the CRC-32 trailer, and tells a truncated file from a good one.
-//
-// Compression is recognised by the gzip magic bytes (1f 8b, RFC 1952 §2.3.1), not by the file
-// name: a plain log named `.swf` and a compressed one named `.swf.gz` are both read, and a
-// compressed file without the suffix is not mistaken for text.
+/// \file
+/// Reading an input file whole, plain or gzip-compressed, in-process.
+///
+/// Needs Boost.Iostreams and zlib at link time: link the CMake target `leasehold::iostreams`
+/// (Debian: libboost-iostreams-dev, zlib1g-dev). The rest of leasehold stays header-only with
+/// no compiled dependency; only the code that includes this header pays for it.
+///
+/// Why in-process: the examples used to pipe traces through `gzip -dc`, which needs a shell and
+/// a gzip binary, quotes the path into a command line, and reports a corrupt file only as a
+/// non-zero exit status. Boost's gzip_decompressor (RFC 1952 over zlib's inflate) checks the
+/// header, the deflate stream and the CRC-32 trailer, and tells a truncated file from a good one.
+///
+/// Compression is recognised by the gzip magic bytes (1f 8b, RFC 1952 §2.3.1), not by the file
+/// name: a plain log named `.swf` and a compressed one named `.swf.gz` are both read, and a
+/// compressed file without the suffix is not mistaken for text.
 
 #include <array>
 #include <cstddef>
@@ -44,8 +45,8 @@ namespace leasehold::io {
 
 namespace detail {
 
-// The raw bytes of a regular file; file_error naming it when it is missing, not a regular
-// file, or unreadable.
+/// The raw bytes of a regular file; file_error naming it when it is missing, not a regular
+/// file, or unreadable.
 inline std::string read_bytes(const std::filesystem::path& path) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
@@ -58,8 +59,8 @@ inline std::string read_bytes(const std::filesystem::path& path) {
   return bytes;
 }
 
-// Every member of a gzip file, decompressed (RFC 1952 allows several members one after
-// another; gzip -dc concatenates them, and so does this).
+/// Every member of a gzip file, decompressed (RFC 1952 allows several members one after
+/// another; gzip -dc concatenates them, and so does this).
 inline std::string gunzip(const std::string& compressed, const std::filesystem::path& path) {
   std::string text;
   text.reserve(compressed.size() * 4);

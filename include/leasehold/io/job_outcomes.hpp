@@ -1,8 +1,9 @@
 #pragma once
 
-// A lease or an adaptive request as a job_outcome (io/batsim_jobs.hpp): what the per-job
-// files of the experiments write, for a simulator's users to compare with Batsim's or another
-// simulator's jobs.csv.
+/// \file
+/// A lease or an adaptive request as a job_outcome (io/batsim_jobs.hpp): what the per-job
+/// files of the experiments write, for a simulator's users to compare with Batsim's or another
+/// simulator's jobs.csv.
 
 #include <cstddef>
 #include <cstdint>

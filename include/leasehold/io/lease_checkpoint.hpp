@@ -1,22 +1,23 @@
 #pragma once
 
-// Checkpoints of the lease scheduler (policy::lease::lease_scheduler): its configuration, its
-// clock, its slot table, every lease record (terms, state, remaining work, current segment,
-// the history of segments), the best-effort queue, the leases holding future reservations,
-// the pending events and the leases booked on each node. A restored scheduler answers every
-// query identically and continues a simulation bit for bit (tests/io/lease_checkpoint_test.cpp
-// resumes a simulation from a mid-run checkpoint to identical metrics).
-//
-// Image staging's state is stored with it ("preparation", io/staging_checkpoint.hpp) and
-// restored on load. Not stored: the observer (set it again after loading), the queue order
-// and node choice (code), and any other preparation step, which the caller passes in restored
-// (images_predeployed has no state).
-//
-// load_scheduler is strict like load_profile (the checksum first), and it also checks the
-// restored state against itself before returning it: every record as the scheduler would have
-// made it (import_state, policy/lease/detail/lease_checks.hpp; a record at fault is named by
-// its path, down to the member), then validate() (every booking matches the slot table; queue
-// and states agree; events and reservations name booked leases).
+/// \file
+/// Checkpoints of the lease scheduler (policy::lease::lease_scheduler): its configuration, its
+/// clock, its slot table, every lease record (terms, state, remaining work, current segment,
+/// the history of segments), the best-effort queue, the leases holding future reservations,
+/// the pending events and the leases booked on each node. A restored scheduler answers every
+/// query identically and continues a simulation bit for bit (tests/io/lease_checkpoint_test.cpp
+/// resumes a simulation from a mid-run checkpoint to identical metrics).
+///
+/// Image staging's state is stored with it ("preparation", io/staging_checkpoint.hpp) and
+/// restored on load. Not stored: the observer (set it again after loading), the queue order
+/// and node choice (code), and any other preparation step, which the caller passes in restored
+/// (images_predeployed has no state).
+///
+/// load_scheduler is strict like load_profile (the checksum first), and it also checks the
+/// restored state against itself before returning it: every record as the scheduler would have
+/// made it (import_state, policy/lease/detail/lease_checks.hpp; a record at fault is named by
+/// its path, down to the member), then validate() (every booking matches the slot table; queue
+/// and states agree; events and reservations name booked leases).
 
 #include <cstddef>
 #include <cstdint>
@@ -63,8 +64,8 @@ template <>
 inline constexpr name_array<2> enum_names<policy::lease::replanning>{"whole_queue", "slide_back"};
 /// \endcond
 
-// The lease structs, member by member in the document's order (fields.hpp writes and reads
-// them from these lists).
+/// The lease structs, member by member in the document's order (fields.hpp writes and reads
+/// them from these lists).
 template <>
 struct object_fields<policy::lease::disk_image> {
   using I = policy::lease::disk_image;
@@ -159,10 +160,10 @@ struct object_fields<policy::lease::scheduler_config<T>> {
       field{"resume_time_fixed", &C::resume_time_fixed, older}};
 };
 
-// The scheduler's state (policy/lease/scheduler_state.hpp, from export_state()). The queue,
-// the pending events and the leases on each node follow from the records; they are written
-// too, so that a reader can check them, in a canonical order (queue: served order; events:
-// time, kind, id; per node: lease id).
+/// The scheduler's state (policy/lease/scheduler_state.hpp, from export_state()). The queue,
+/// the pending events and the leases on each node follow from the records; they are written
+/// too, so that a reader can check them, in a canonical order (queue: served order; events:
+/// time, kind, id; per node: lease id).
 template <class State>
 void write_scheduler_state(json_writer& w, const State& state,
                            const std::vector<std::uint64_t>& queue) {
@@ -199,7 +200,7 @@ void write_scheduler_state(json_writer& w, const State& state,
   }
 }
 
-// The member of `v` at `path` ("terms.per_node"), or the deepest one of it that is there.
+/// The member of `v` at `path` ("terms.per_node"), or the deepest one of it that is there.
 [[nodiscard]] inline const json_value& member_at(const json_value& v, std::string_view path) {
   const json_value* at = &v;
   while (!path.empty() && at->type() == json_value::kind::object) {
@@ -212,9 +213,9 @@ void write_scheduler_state(json_writer& w, const State& state,
   return *at;
 }
 
-// Reads the state, checking each part against the document (so that an error names where
-// it is), and builds the scheduler with import_state(), which rebuilds its indexes and
-// checks the records against the slot table.
+/// Reads the state, checking each part against the document (so that an error names where
+/// it is), and builds the scheduler with import_state(), which rebuilds its indexes and
+/// checks the records against the slot table.
 template <class S, class Make, class Prep>
 S read_scheduler_state(const json_value& doc, const Make& make, Prep prep) {
   using T = typename S::time_type;
@@ -322,8 +323,8 @@ S read_scheduler_state(const json_value& doc, const Make& make, Prep prep) {
 
 }  // namespace detail
 
-// The queue order and node choice are code, not state: a restored scheduler gets
-// default-constructed ones (or those of the Scheduler type's defaults).
+/// The queue order and node choice are code, not state: a restored scheduler gets
+/// default-constructed ones (or those of the Scheduler type's defaults).
 template <class A, class P, class Q, class N>
 void write_scheduler(json_writer& w, const policy::lease::lease_scheduler<A, P, Q, N>& s) {
   w.begin_object();
@@ -338,6 +339,8 @@ void write_scheduler(json_writer& w, const policy::lease::lease_scheduler<A, P, 
   w.end_object();
 }
 
+/// The checkpoint text of a lease scheduler's whole state (leases, queue, reservations, the
+/// preparation step's state, the clock), with its checksum: what load_scheduler restores.
 template <class A, class P, class Q, class N>
 [[nodiscard]] std::string save_scheduler(const policy::lease::lease_scheduler<A, P, Q, N>& s) {
   json_writer w;
@@ -345,11 +348,11 @@ template <class A, class P, class Q, class N>
   return detail::sealed_text(w);
 }
 
-// Restores a lease_scheduler; `make(total, origin)` builds each node profile (see
-// load_profile). The preparation step: a stateful one that checkpoints itself (image staging)
-// is restored from the checkpoint's "preparation" member, and passing one as well is an error
-// (which of the two would be meant?); any other is `prep`, restored by the caller, or a
-// default-constructed one.
+/// Restores a lease_scheduler; `make(total, origin)` builds each node profile (see
+/// load_profile). The preparation step: a stateful one that checkpoints itself (image staging)
+/// is restored from the checkpoint's "preparation" member, and passing one as well is an error
+/// (which of the two would be meant?); any other is `prep`, restored by the caller, or a
+/// default-constructed one.
 template <class Scheduler, class Make = construct_profile,
           class Prep = typename Scheduler::preparation_type>
 [[nodiscard]] Scheduler read_scheduler(
@@ -380,6 +383,9 @@ template <class Scheduler, class Make = construct_profile,
   return detail::read_scheduler_state<Scheduler>(doc, make, std::move(*prep));
 }
 
+/// Parses `text` and restores the scheduler it holds, with `prep` as its preparation step when
+/// the checkpoint holds preparation state. Throws format_error naming the value's path for
+/// anything it cannot restore exactly.
 template <class Scheduler, class Make = construct_profile,
           class Prep = typename Scheduler::preparation_type>
 [[nodiscard]] Scheduler load_scheduler(

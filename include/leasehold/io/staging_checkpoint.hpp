@@ -1,13 +1,14 @@
 #pragma once
 
-// Checkpoints of image staging (policy::staging::image_staging): its configuration, its clock,
-// the repository link's bookings, every node's image cache (entries, reference counts, LRU /
-// LFU counters), the known images, the transfers booked and over (with the leases each one
-// serves), the images on their way, what each lease holds, the counts and the announcements
-// made at a transfer's first instant. Written inside a lease scheduler's checkpoint as its
-// "preparation" member (io/lease_checkpoint.hpp), through image_staging's export_state() and
-// import_state(); reading is strict like every checkpoint: each value is checked where it is,
-// and the whole through import_state(), which refuses a state that contradicts itself.
+/// \file
+/// Checkpoints of image staging (policy::staging::image_staging): its configuration, its clock,
+/// the repository link's bookings, every node's image cache (entries, reference counts, LRU /
+/// LFU counters), the known images, the transfers booked and over (with the leases each one
+/// serves), the images on their way, what each lease holds, the counts and the announcements
+/// made at a transfer's first instant. Written inside a lease scheduler's checkpoint as its
+/// "preparation" member (io/lease_checkpoint.hpp), through image_staging's export_state() and
+/// import_state(); reading is strict like every checkpoint: each value is checked where it is,
+/// and the whole through import_state(), which refuses a state that contradicts itself.
 
 #include <concepts>
 #include <cstddef>
@@ -83,8 +84,8 @@ struct object_fields<policy::staging::staging_hold<T>> {
                                      field{"piggybacks", &H::piggybacks}};
 };
 
-// An image transfer's members but its users, in two parts: the reader checks the first
-// (size and span) before it reads the second.
+/// An image transfer's members but its users, in two parts: the reader checks the first
+/// (size and span) before it reads the second.
 template <time_value T>
 struct transfer_fields {
   using X = policy::staging::image_transfer<T>;
@@ -136,7 +137,7 @@ template <time_value T>
 
 }  // namespace detail
 
-// The body of an image-staging checkpoint (its members, without the envelope).
+/// The body of an image-staging checkpoint (its members, without the envelope).
 template <class Link>
 void write_staging_body(json_writer& w, const policy::staging::image_staging_state<Link>& state) {
   using T = typename Link::time_type;
@@ -187,8 +188,8 @@ void write_staging_body(json_writer& w, const policy::staging::image_staging_sta
   detail::write_value(w.key("tentative"), state.tentative);
 }
 
-// Reads what write_staging_body wrote and builds the staging step (import_state); `make`
-// builds the link's profile as load_profile's does.
+/// Reads what write_staging_body wrote and builds the staging step (import_state); `make`
+/// builds the link's profile as load_profile's does.
 template <class Staging, class Make = construct_profile>
 requires requires(typename Staging::state_type state) {
   typename Staging::link_type::profile_type;

@@ -1,5 +1,9 @@
 #pragma once
 
+/// \file
+/// A small SVG plot writer (io::plot_figure, io::write_svg): line plots with a legend beside
+/// the data, round ticks and greyscale-safe series; see below.
+
 // A small SVG plot writer for the figures of the examples: line plots of a few series, one or
 // more panels per figure, drawn the way a paper would print them.
 //
@@ -39,6 +43,7 @@ enum class axis_scale { linear, log10 };
 /// not shrink (the axis still widens to fit every point and to round ticks).
 struct plot_axis {
   std::string title;  ///< e.g. "load increase (%)"
+  /// Linear or logarithmic.
   axis_scale scale = axis_scale::linear;
   std::optional<double> min{};  ///< include this value in the range
   std::optional<double> max{};  ///< include this value in the range
@@ -47,25 +52,36 @@ struct plot_axis {
 /// One series: points joined in the order given, each drawn with the series' marker.
 struct plot_series {
   std::string name;  ///< the legend entry
+  /// The points' x values.
   std::vector<double> x;
+  /// The points' y values, as many as x.
   std::vector<double> y;
 };
 
 /// One panel: axes, series and a title.
 struct plot_panel {
+  /// Printed above the panel.
   std::string title;
+  /// The horizontal axis.
   plot_axis x;
+  /// The vertical axis.
   plot_axis y;
+  /// The series drawn, in legend order.
   std::vector<plot_series> series;
 };
 
 /// A figure: one or more panels laid out in `columns` columns, a title, a subtitle and notes
 /// printed below the panels (e.g. the workload and the command that made it).
 struct plot_figure {
+  /// Printed at the top.
   std::string title;
+  /// Printed below the title.
   std::string subtitle;
+  /// The panels, row by row.
   std::vector<plot_panel> panels;
+  /// How many panels a row holds.
   std::size_t columns = 1;
+  /// Lines printed below the panels.
   std::vector<std::string> notes;
   double panel_width = 560;   ///< px, legend included
   double panel_height = 340;  ///< px
@@ -74,6 +90,7 @@ struct plot_figure {
 /// Round tick values for an axis holding [lo, hi].
 struct axis_ticks {
   double lo;  ///< the axis range, widened to the ticks
+  /// The upper end of that range.
   double hi;
   std::vector<double> values;  ///< from lo to hi
   int decimals;                ///< digits after the point that the labels need

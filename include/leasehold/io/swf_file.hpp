@@ -1,15 +1,16 @@
 #pragma once
 
-// Reading a Standard Workload Format log from a file, plain (`.swf`) or gzip-compressed
-// (`.swf.gz`), with errors that name the file and the line.
-//
-// Needs Boost.Iostreams and zlib at link time (through input_file.hpp): link the CMake target
-// `leasehold::iostreams`.
-//
-// Strict by default: the first malformed line is a file_error "PATH: line N: reason". Under
-// swf::on_error::skip (the lenient mode for real archive logs) malformed lines are dropped,
-// but never silently: swf_file::skipped() counts them and the first few are kept with their
-// line number and reason, so a program can print what it left out.
+/// \file
+/// Reading a Standard Workload Format log from a file, plain (`.swf`) or gzip-compressed
+/// (`.swf.gz`), with errors that name the file and the line.
+///
+/// Needs Boost.Iostreams and zlib at link time (through input_file.hpp): link the CMake target
+/// `leasehold::iostreams`.
+///
+/// Strict by default: the first malformed line is a file_error "PATH: line N: reason". Under
+/// swf::on_error::skip (the lenient mode for real archive logs) malformed lines are dropped,
+/// but never silently: swf_file::skipped() counts them and the first few are kept with their
+/// line number and reason, so a program can print what it left out.
 
 #include <cstddef>
 #include <filesystem>
@@ -37,7 +38,7 @@ struct swf_file {
   swf::log log;                        ///< header and records; log.skipped counts dropped lines
   std::vector<skipped_line> examples;  ///< the first dropped lines (at most max_examples)
 
-  static constexpr std::size_t max_examples = 5;
+  static constexpr std::size_t max_examples = 5;  ///< How many dropped lines are kept.
 
   /// How many malformed lines were dropped (0 under swf::on_error::stop).
   [[nodiscard]] std::size_t skipped() const noexcept { return log.skipped; }
@@ -56,7 +57,7 @@ struct swf_file {
 
 namespace detail {
 
-// parse_error's message without its "line N: " prefix (file_error puts the path before it).
+/// parse_error's message without its "line N: " prefix (file_error puts the path before it).
 inline std::string reason_of(const swf::parse_error& e) {
   std::string_view text = e.what();
   const std::string prefix = "line " + std::to_string(e.line()) + ": ";

@@ -1,10 +1,11 @@
 #pragma once
 
-// sim::simulate_leases: the discrete-event simulation of Haizea §4.1. Lease submissions (and
-// withdrawals of leases their users cancel while waiting) are events in a time-ordered queue;
-// the scheduler's own events (segment begins and ends, premature ends) are asked for with
-// next_event_time(). At one instant the scheduler's events come first, then submissions in
-// workload order: the run is deterministic.
+/// \file
+/// sim::simulate_leases: the discrete-event simulation of Haizea §4.1. Lease submissions (and
+/// withdrawals of leases their users cancel while waiting) are events in a time-ordered queue;
+/// the scheduler's own events (segment begins and ends, premature ends) are asked for with
+/// next_event_time(). At one instant the scheduler's events come first, then submissions in
+/// workload order: the run is deterministic.
 
 #include <algorithm>
 #include <cstddef>
@@ -21,25 +22,26 @@
 
 namespace leasehold::sim {
 
-// A user taking back a lease that has not started by `at` (SWF status 5 jobs). Leases whose
-// terms carry `withdraw` get one automatically.
+/// A user taking back a lease that has not started by `at` (SWF status 5 jobs). Leases whose
+/// terms carry `withdraw` get one automatically.
 template <time_value T = std::int64_t>
 struct withdrawal {
-  std::uint64_t id = 0;
-  T at{};
+  std::uint64_t id = 0;  ///< the lease withdrawn
+  T at{};                ///< when
 };
 
+/// What a simulation run did, for reports and tests.
 template <time_value T = std::int64_t>
 struct simulation_stats {
-  std::size_t submitted = 0;
-  std::size_t withdrawn = 0;
-  std::size_t steps = 0;  // calls into the scheduler
-  T last_event{};
+  std::size_t submitted = 0;  ///< leases submitted to the scheduler
+  std::size_t withdrawn = 0;  ///< withdrawals that took effect (the lease had not started)
+  std::size_t steps = 0;      ///< calls into the scheduler
+  T last_event{};             ///< the time of the last event handled
 };
 
 namespace detail {
-// A lease the scheduler has already finished and forgotten (scheduler_config::retire_finished):
-// withdrawing it is a no-op, as for any lease that has started.
+/// A lease the scheduler has already finished and forgotten (scheduler_config::retire_finished):
+/// withdrawing it is a no-op, as for any lease that has started.
 template <class Scheduler>
 [[nodiscard]] bool retired(const Scheduler& scheduler, std::uint64_t id) {
   if constexpr (requires { scheduler.config().retire_finished; })
@@ -49,11 +51,11 @@ template <class Scheduler>
 }
 }  // namespace detail
 
-// With retire_finished on, finished leases leave the scheduler during the run: take them in
-// `after_step` (scheduler.take_finished()), which sees every call.
-// Runs `leases` (any order; sorted here by submit time, stably) through `scheduler` until
-// nothing is left to happen. `after_step`, if given, is called after every call into the
-// scheduler with the time reached: tests check invariants there.
+/// With retire_finished on, finished leases leave the scheduler during the run: take them in
+/// `after_step` (scheduler.take_finished()), which sees every call.
+/// Runs `leases` (any order; sorted here by submit time, stably) through `scheduler` until
+/// nothing is left to happen. `after_step`, if given, is called after every call into the
+/// scheduler with the time reached: tests check invariants there.
 template <class Scheduler, time_value T = typename Scheduler::time_type,
           class Terms = typename Scheduler::terms_type>
 simulation_stats<T> simulate_leases(

@@ -1,18 +1,19 @@
 #pragma once
 
-// sim::run_workspaces: the cache-size experiment of Sotomayor, Keahey & Foster, "Overhead
-// Matters" (§5.3, Table 3) as a discrete-event simulation of its testbed: ASAP workspaces
-// on nodes with a few VM slots, one image repository behind one link, per-node template
-// caches. The decisions (FIFO dispatch, caches, redundant transfers avoided, the counts) are
-// policy::staging::workspace_deployer's; the link is policy::staging::shared_link (processor
-// sharing, as the paper's transfers shared the repository's Ethernet link); this file only
-// keeps the clock and the order of events.
-//
-// The events are a workspace's submission and its end, on sim::event_queue over double time
-// (ends fall between ticks because the link delivers between ticks); ties come out in push
-// order. Transfer completions are not queued: the link knows when its next one falls, and
-// it moves whenever another transfer starts, so the loop asks it each round and delivers
-// whatever completes no later than the next queued event first.
+/// \file
+/// sim::run_workspaces: the cache-size experiment of Sotomayor, Keahey & Foster, "Overhead
+/// Matters" (§5.3, Table 3) as a discrete-event simulation of its testbed: ASAP workspaces
+/// on nodes with a few VM slots, one image repository behind one link, per-node template
+/// caches. The decisions (FIFO dispatch, caches, redundant transfers avoided, the counts) are
+/// policy::staging::workspace_deployer's; the link is policy::staging::shared_link (processor
+/// sharing, as the paper's transfers shared the repository's Ethernet link); this file only
+/// keeps the clock and the order of events.
+///
+/// The events are a workspace's submission and its end, on sim::event_queue over double time
+/// (ends fall between ticks because the link delivers between ticks); ties come out in push
+/// order. Transfer completions are not queued: the link knows when its next one falls, and
+/// it moves whenever another transfer starts, so the loop asks it each round and delivers
+/// whatever completes no later than the next queued event first.
 
 #include <cstddef>
 #include <cstdint>
@@ -31,21 +32,23 @@
 
 namespace leasehold::sim {
 
+/// What became of one workspace request in the simulation.
 template <time_value T = std::int64_t>
 struct workspace_result {
-  std::uint64_t id = 0;
-  bool accepted = false;
-  std::vector<std::size_t> nodes;
-  double dispatched = 0.0;  // when its nodes were chosen (its submission if never)
-  double ready = 0.0;       // when the last of its images was ready
-  double begin = 0.0;       // when it ran: when it was ready
-  double end = 0.0;
+  std::uint64_t id = 0;            ///< the request's id
+  bool accepted = false;           ///< whether it got nodes at all
+  std::vector<std::size_t> nodes;  ///< the nodes it ran on (empty if refused)
+  double dispatched = 0.0;         ///< when its nodes were chosen (its submission if never)
+  double ready = 0.0;              ///< when the last of its images was ready
+  double begin = 0.0;              ///< when it ran: when it was ready
+  double end = 0.0;                ///< when it finished
 };
 
+/// Every workspace's result and the deployer's summary of the run.
 template <time_value T = std::int64_t>
 struct workspace_report {
-  std::vector<workspace_result<T>> workspaces;  // in input order
-  policy::staging::workspace_summary summary;
+  std::vector<workspace_result<T>> workspaces;  ///< in input order
+  policy::staging::workspace_summary summary;   ///< the staging totals of the run
 };
 
 namespace detail {
@@ -94,9 +97,9 @@ class workspace_simulation {
     std::size_t index;  // into the input
   };
 
-  // Bad input is refused before anything runs: the deployer's constructor checked the
-  // configuration and the images; here each workspace and the ids, which name workspaces to
-  // the deployer and so must be distinct. The link checks the bandwidth.
+  /// Bad input is refused before anything runs: the deployer's constructor checked the
+  /// configuration and the images; here each workspace and the ids, which name workspaces to
+  /// the deployer and so must be distinct. The link checks the bandwidth.
   void check() {
     for (std::size_t i = 0; i < input_.size(); ++i) {
       deployer_.check(input_[i]);
@@ -121,7 +124,7 @@ class workspace_simulation {
     for (const auto& [transfer, at] : done) started(deployer_.delivered(transfer, at));
   }
 
-  // Workspaces whose images are all ready run from then for their duration.
+  /// Workspaces whose images are all ready run from then for their duration.
   void started(const std::vector<policy::staging::workspace_ready>& ready) {
     for (const auto& w : ready) {
       const std::size_t i = index_.at(w.workspace);
@@ -134,7 +137,7 @@ class workspace_simulation {
   }
 
   const std::vector<policy::staging::workspace<T>>& input_;
-  std::map<std::uint64_t, std::size_t> index_;  // workspace id -> input position
+  std::map<std::uint64_t, std::size_t> index_;  ///< workspace id -> input position
   policy::staging::workspace_deployer<T> deployer_;
   policy::staging::shared_link link_;
   event_queue<double, event> events_;
@@ -143,11 +146,11 @@ class workspace_simulation {
 
 }  // namespace detail
 
-// Runs the workspaces (any order) with the given image sizes (MB) and configuration. Throws,
-// before simulating anything: unknown_image for a workspace naming an image not in
-// `images`; invalid_request for an image larger than the cache, a non-positive size or
-// bandwidth, a workspace with no nodes or more than the cluster has, a non-positive
-// duration, two workspaces with the same id.
+/// Runs the workspaces (any order) with the given image sizes (MB) and configuration. Throws,
+/// before simulating anything: unknown_image for a workspace naming an image not in
+/// `images`; invalid_request for an image larger than the cache, a non-positive size or
+/// bandwidth, a workspace with no nodes or more than the cluster has, a non-positive
+/// duration, two workspaces with the same id.
 template <time_value T>
 [[nodiscard]] workspace_report<T> run_workspaces(
     const std::vector<policy::staging::workspace<T>>& workspaces,

@@ -1,23 +1,24 @@
 #pragma once
 
-// The online scheduler of Netto & Buyya (§3.3) for adaptive requests with hard deadlines, on
-// any availability profile whose capacity is a scalar (a homogeneous cluster of R resources).
-// Two strategies, both with conservative backfilling (every accepted request holds a
-// reservation; a later one may only use the holes it leaves):
-//
-//  - strategy::fifo: each arrival is placed by Algorithm 1 around the existing reservations,
-//    which never move.
-//  - strategy::missing_deadline_first: on each arrival, the requests still waiting for their
-//    first resource are released, sorted together with the newcomer by how close they are to
-//    missing their deadline (the slack D - now - T at R_max, smallest first), and placed again
-//    by Algorithm 1 in that order. If the new order would leave an accepted request without a
-//    placement by its deadline, or does not fit the newcomer, the old reservations are restored
-//    and the newcomer is placed around them as FIFO would. Running requests are never touched
-//    (Fig. 3), and a rejected request changes nothing.
-//
-// The policy owns no clock: submit() and advance_to() take the current time, which never goes
-// back. Requests run exactly as placed (the paper's rectangles in a Gantt chart); a request is
-// running, and out of the rescheduler's reach, from the start of its first piece.
+/// \file
+/// The online scheduler of Netto & Buyya (§3.3) for adaptive requests with hard deadlines, on
+/// any availability profile whose capacity is a scalar (a homogeneous cluster of R resources).
+/// Two strategies, both with conservative backfilling (every accepted request holds a
+/// reservation; a later one may only use the holes it leaves):
+///
+///  - strategy::fifo: each arrival is placed by Algorithm 1 around the existing reservations,
+///    which never move.
+///  - strategy::missing_deadline_first: on each arrival, the requests still waiting for their
+///    first resource are released, sorted together with the newcomer by how close they are to
+///    missing their deadline (the slack D - now - T at R_max, smallest first), and placed again
+///    by Algorithm 1 in that order. If the new order would leave an accepted request without a
+///    placement by its deadline, or does not fit the newcomer, the old reservations are restored
+///    and the newcomer is placed around them as FIFO would. Running requests are never touched
+///    (Fig. 3), and a rejected request changes nothing.
+///
+/// The policy owns no clock: submit() and advance_to() take the current time, which never goes
+/// back. Requests run exactly as placed (the paper's rectangles in a Gantt chart); a request is
+/// running, and out of the rescheduler's reach, from the start of its first piece.
 
 #include <algorithm>
 #include <concepts>
@@ -42,34 +43,45 @@
 
 namespace leasehold::policy::adaptive {
 
+/// How the scheduler orders arrivals (see the file's description).
 enum class strategy {
-  fifo,                    // FIFO with conservative backfilling, no rescheduling
-  missing_deadline_first,  // reschedule the waiting queue on each arrival
+  fifo,                    ///< FIFO with conservative backfilling, no rescheduling
+  missing_deadline_first,  ///< reschedule the waiting queue on each arrival
 };
 
+/// The scheduler's strategy and pricing.
 template <time_value T = std::int64_t, scalar_capacity C = std::int64_t>
 struct scheduler_config {
+  /// FIFO or Missing-Deadline-First.
   strategy order = strategy::fifo;
-  pricing_function<T, C> price = algorithm2{};  // omega
+  pricing_function<T, C> price = algorithm2{};  ///< omega
 };
 
-// The answer to submit().
+/// The answer to submit().
 template <time_value T = std::int64_t, scalar_capacity C = std::int64_t>
 struct decision {
+  /// The request's id.
   std::uint64_t id = 0;
+  /// Whether it was accepted.
   bool accepted = false;
-  placement<T, C> where;  // empty when rejected
-  double price = 0.0;     // omega at acceptance; a later rescheduling may change it
-  std::string reason;     // why it was rejected
+  placement<T, C> where;  ///< empty when rejected
+  double price = 0.0;     ///< omega at acceptance; a later rescheduling may change it
+  std::string reason;     ///< why it was rejected
 };
 
-// An accepted request and where it runs now.
+/// An accepted request and where it runs now.
 template <time_value T = std::int64_t, scalar_capacity C = std::int64_t>
 struct accepted_request {
+  /// The request as submitted.
   adaptive_request<T, C> request;
+  /// Its current placement.
   placement<T, C> where;
 };
 
+/// The online scheduler of Netto & Buyya §3.3 over a scalar availability profile: submit()
+/// places each adaptive request so that it meets its deadline, or rejects it; every accepted
+/// request holds its reservation (conservative backfilling). Mutating calls give the strong
+/// guarantee.
 template <availability Backend = free_list<>>
 class scheduler {
   static_assert(scalar_capacity<typename Backend::capacity_type>,
@@ -77,32 +89,40 @@ class scheduler {
                 "cluster of R resources is one scalar profile");
 
  public:
+  /// The availability profile of the cluster.
   using backend_type = Backend;
+  /// The profile's time type.
   using time_type = typename Backend::time_type;
+  /// The profile's (scalar) capacity type.
   using capacity_type = typename Backend::capacity_type;
+  /// What submit() takes.
   using request_type = adaptive_request<time_type, capacity_type>;
+  /// Where an accepted request runs.
   using placement_type = placement<time_type, capacity_type>;
+  /// What submit() answers.
   using decision_type = decision<time_type, capacity_type>;
+  /// An accepted request with its placement.
   using record_type = accepted_request<time_type, capacity_type>;
+  /// The strategy and pricing.
   using config_type = scheduler_config<time_type, capacity_type>;
 
-  // `profile` is the cluster; what is already booked in it is not the scheduler's to move.
+  /// `profile` is the cluster; what is already booked in it is not the scheduler's to move.
   explicit scheduler(Backend profile, config_type config = {})
       : profile_(std::move(profile)), config_(std::move(config)), now_(profile_.origin()) {
     if (!config_.price) throw invalid_request("adaptive::scheduler: the pricing function is empty");
   }
 
-  // A cluster of `total` resources, fully free from time 0.
+  /// A cluster of `total` resources, fully free from time 0.
   explicit scheduler(capacity_type total, config_type config = {}) requires
       std::constructible_from<Backend, capacity_type>
       : scheduler(Backend(total), std::move(config)) {}
 
-  // Offers a request at time `now` (>= every earlier now, >= its submission). Throws
-  // invalid_request, changing nothing, for a malformed request (see detail::shapes_of), a
-  // duplicate id, or a time that goes back. Otherwise accepts it with a placement that
-  // completes by its deadline, or rejects it; a rejection changes no reservation.
-  // Strong guarantee: if anything throws (an allocation, the pricing function), the scheduler
-  // is exactly as before the call (see transaction()).
+  /// Offers a request at time `now` (>= every earlier now, >= its submission). Throws
+  /// invalid_request, changing nothing, for a malformed request (see detail::shapes_of), a
+  /// duplicate id, or a time that goes back. Otherwise accepts it with a placement that
+  /// completes by its deadline, or rejects it; a rejection changes no reservation.
+  /// Strong guarantee: if anything throws (an allocation, the pricing function), the scheduler
+  /// is exactly as before the call (see transaction()).
   decision_type submit(const request_type& req, time_type now) {
     auto shapes = detail::shapes_of(req, profile_.total());
     check_time("submit", now);
@@ -116,8 +136,8 @@ class scheduler {
     return transaction([&] { return submit_at(req, std::move(shapes), now); });
   }
 
-  // Moves the present to `now`: requests that have started leave the waiting queue, and the
-  // profile forgets the past.
+  /// Moves the present to `now`: requests that have started leave the waiting queue, and the
+  /// profile forgets the past.
   void advance_to(time_type now) {
     check_time("advance_to", now);
     profile_.advance_to(now);
@@ -127,24 +147,28 @@ class scheduler {
     });
   }
 
+  /// The scheduler's clock: the latest time advanced to.
   [[nodiscard]] time_type now() const noexcept { return now_; }
+  /// The cluster's profile, read-only.
   [[nodiscard]] const Backend& profile() const noexcept { return profile_; }
+  /// The strategy and pricing it runs with.
   [[nodiscard]] const config_type& config() const noexcept { return config_; }
+  /// How many accepted requests have not started yet.
   [[nodiscard]] std::size_t waiting() const noexcept { return waiting_.size(); }
 
-  // The current placement of an accepted request, or nullptr.
+  /// The current placement of an accepted request, or nullptr.
   [[nodiscard]] const placement_type* find(std::uint64_t id) const {
     const auto it = accepted_.find(id);
     return it == accepted_.end() ? nullptr : &it->second.record.where;
   }
 
-  // Calls f(const record_type&) for every accepted request, by id.
+  /// Calls f(const record_type&) for every accepted request, by id.
   template <class F>
   void for_each_accepted(F&& f) const {
     for (const auto& [id, e] : accepted_) f(e.record);
   }
 
-  // The paper's metrics over everything submitted so far, priced at the final placements.
+  /// The paper's metrics over everything submitted so far, priced at the final placements.
   [[nodiscard]] adaptive_metrics metrics() const {
     adaptive_metrics m;
     m.submitted = submitted_;
@@ -200,20 +224,20 @@ class scheduler {
                                                         now, ": before the current time ", now_));
   }
 
-  // One change to the profile, kept so that it can be undone (see transaction()).
+  /// One change to the profile, kept so that it can be undone (see transaction()).
   struct profile_change {
     interval<time_type> span;
     capacity_type amount;
     bool reserved;  // reserve (undone by release) or release (undone by reserve)
   };
 
-  // Every public mutating call of this class is a transaction. Changes to the profile go
-  // through reserve_logged / release_logged, which append to a journal whose room is made
-  // before the profile changes; everything else the call changes is prepared first (nodes
-  // allocated, the price computed) and committed at the end by steps that cannot throw. On a
-  // failure the journal is undone in reverse order: for a backend with nothrow_rollback that
-  // cannot throw and costs what the call changed; any other backend is restored from a copy
-  // taken when the call began.
+  /// Every public mutating call of this class is a transaction. Changes to the profile go
+  /// through reserve_logged / release_logged, which append to a journal whose room is made
+  /// before the profile changes; everything else the call changes is prepared first (nodes
+  /// allocated, the price computed) and committed at the end by steps that cannot throw. On a
+  /// failure the journal is undone in reverse order: for a backend with nothrow_rollback that
+  /// cannot throw and costs what the call changed; any other backend is restored from a copy
+  /// taken when the call began.
   template <class Body>
   decltype(auto) transaction(Body body) {
     journal_.clear();
@@ -250,7 +274,7 @@ class scheduler {
     journal_.push_back({span, amount, false});
   }
 
-  // Undoes the journal back to `mark` entries, newest first.
+  /// Undoes the journal back to `mark` entries, newest first.
   void undo_to(std::size_t mark) {
     while (journal_.size() > mark) {
       const profile_change& change = journal_.back();
@@ -262,9 +286,9 @@ class scheduler {
     }
   }
 
-  // submit() after its checks, inside a transaction. The profile is advanced to `now` only
-  // at the end: its past cannot be restored, and the search never looks before `now`, so
-  // placing first gives the same schedule.
+  /// submit() after its checks, inside a transaction. The profile is advanced to `now` only
+  /// at the end: its past cannot be restored, and the search never looks before `now`, so
+  /// placing first gives the same schedule.
   decision_type submit_at(const request_type& req, shape_list shapes, time_type now) {
     // Requests that have started by `now` are running: out of the rescheduler's reach.
     std::vector<std::uint64_t> waiting;
@@ -334,7 +358,7 @@ class scheduler {
     for (const auto& piece : where.pieces) release_logged(piece.span, piece.resource_count);
   }
 
-  // FIFO: Algorithm 1 around the reservations already made.
+  /// FIFO: Algorithm 1 around the reservations already made.
   std::optional<placement_type> place_around(const request_type& req, const shape_list& shapes,
                                              time_type now) {
     auto where = search(req, shapes, now);
@@ -342,8 +366,8 @@ class scheduler {
     return where;
   }
 
-  // Missing-Deadline-First, as described at the top of this file. `waiting` are the requests
-  // that have not started by `now`; the new placements of those that moved go to `moved`.
+  /// Missing-Deadline-First, as described at the top of this file. `waiting` are the requests
+  /// that have not started by `now`; the new placements of those that moved go to `moved`.
   std::optional<placement_type> reschedule_with(
       const request_type& req, const shape_list& shapes, const std::vector<std::uint64_t>& waiting,
       std::vector<std::pair<std::uint64_t, placement_type>>& moved, time_type now) {
@@ -403,12 +427,12 @@ class scheduler {
   config_type config_;
   time_type now_;
   std::map<std::uint64_t, entry> accepted_;
-  std::vector<std::uint64_t> waiting_;  // accepted, first piece not yet started
+  std::vector<std::uint64_t> waiting_;  ///< accepted, first piece not yet started
   std::set<std::uint64_t> seen_;
   std::size_t submitted_ = 0;
   std::size_t rejected_ = 0;
   std::size_t reschedules_ = 0;
-  std::vector<profile_change> journal_;  // this call's profile changes (see transaction())
+  std::vector<profile_change> journal_;  ///< this call's profile changes (see transaction())
 };
 
 }  // namespace leasehold::policy::adaptive

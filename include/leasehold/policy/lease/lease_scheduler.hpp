@@ -1,5 +1,9 @@
 #pragma once
 
+/// \file
+/// policy::lease::lease_scheduler: Haizea's lease scheduler over a cluster::slot_table
+/// (described below).
+
 // policy::lease::lease_scheduler: Haizea's lease scheduler (Sotomayor, Keahey & Foster,
 // "Combining Batch Execution and Leasing Using Virtual Machines", §3.1-3.3) over a
 // cluster::slot_table<A>.
@@ -68,19 +72,23 @@
 
 namespace leasehold::policy::lease {
 
+/// What submit() did with a lease.
 enum class admission {
-  accepted,  // an advance reservation or immediate lease is booked
-  queued,    // a best-effort lease is in the queue (it may already have been started)
-  rejected,  // the lease will never run; the reason says why
+  accepted,  ///< an advance reservation or immediate lease is booked
+  queued,    ///< a best-effort lease is in the queue (it may already have been started)
+  rejected,  ///< the lease will never run; the reason says why
 };
 
+/// The answer to submit().
 struct submit_result {
+  /// Accepted, queued or rejected.
   admission outcome = admission::queued;
+  /// Why it was rejected (empty otherwise).
   std::string reason;
 };
 
-// QueueOrder (queue_order.hpp) and NodeChoice (node_choice.hpp) are the customisation points
-// of best-effort queue order and node choice; the defaults are Haizea's.
+/// QueueOrder (queue_order.hpp) and NodeChoice (node_choice.hpp) are the customisation points
+/// of best-effort queue order and node choice; the defaults are Haizea's.
 template <availability A = free_list<std::int64_t, node_resources>,
           class Preparation = images_predeployed, class QueueOrder = fifo_order,
           class NodeChoice = lowest_node_id>
@@ -94,8 +102,8 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
  public:
   using typename base::table_type;
   using typename base::time_type;
-  // The per-node resource vector: Haizea's node_resources, or any resources<N, V> (GPUs,
-  // licences) with config().layout naming its memory and disk components.
+  /// The per-node resource vector: Haizea's node_resources, or any resources<N, V> (GPUs,
+  /// licences) with config().layout naming its memory and disk components.
   using typename base::capacity_type;
   using typename base::config_type;
   using typename base::node_choice_type;
@@ -105,6 +113,9 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
   using typename base::segment_type;
   using typename base::terms_type;
 
+  /// A scheduler over `table` with the given configuration, preparation step, queue order and
+  /// node choice. Throws invalid_request for a configuration out of range or a preparation step
+  /// that knows a different number of nodes than the table.
   explicit lease_scheduler(table_type table, config_type config = {}, Preparation prep = {},
                            QueueOrder order = {}, NodeChoice choice = {})
       : base(std::move(table), check_config(config), std::move(prep), std::move(order),
@@ -117,21 +128,27 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
     }
   }
 
+  /// Sets the observer told of every change (nullptr: none); the scheduler does not own it.
   void set_observer(lease_observer<time_type>* observer) noexcept { observer_ = observer; }
 
+  /// The slot table with every booking, read-only.
   [[nodiscard]] const table_type& table() const noexcept { return table_; }
+  /// Its configuration.
   [[nodiscard]] const config_type& config() const noexcept { return config_; }
-  // The preparation step (image staging: its caches, transfers and counts).
+  /// The preparation step (image staging: its caches, transfers and counts).
   [[nodiscard]] const Preparation& preparation_step() const noexcept { return prep_; }
-  // The queue order and the node choice this scheduler was built with.
+  /// The queue order and the node choice this scheduler was built with.
   [[nodiscard]] const QueueOrder& order_policy() const noexcept { return order_; }
+  /// The node choice.
   [[nodiscard]] const NodeChoice& node_policy() const noexcept { return choice_; }
+  /// The scheduler's clock: the latest time advanced to.
   [[nodiscard]] time_type now() const noexcept { return now_; }
-  // Every lease submitted so far; with config().retire_finished, the live ones only (queued,
-  // scheduled or running), finished ones having gone to take_finished().
+  /// Every lease submitted so far; with config().retire_finished, the live ones only (queued,
+  /// scheduled or running), finished ones having gone to take_finished().
   [[nodiscard]] const std::map<std::uint64_t, record_type>& leases() const noexcept {
     return leases_;
   }
+  /// The record of lease `id`; throws invalid_lease for an id it does not hold.
   [[nodiscard]] const record_type& lease(std::uint64_t id) const {
     const auto it = leases_.find(id);
     if (it == leases_.end()) {
@@ -143,22 +160,23 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
     }
     return it->second;
   }
-  // With config().retire_finished: the leases that finished (done, rejected or withdrawn)
-  // since the last call, in the order they finished, each handed out once. Empty otherwise.
+  /// With config().retire_finished: the leases that finished (done, rejected or withdrawn)
+  /// since the last call, in the order they finished, each handed out once. Empty otherwise.
   [[nodiscard]] std::vector<record_type> take_finished() noexcept {
     std::vector<record_type> taken;
     taken.swap(finished_);
     return taken;
   }
-  // How many finished leases wait for take_finished().
+  /// How many finished leases wait for take_finished().
   [[nodiscard]] std::size_t finished_count() const noexcept { return finished_.size(); }
+  /// How many leases wait in the queue.
   [[nodiscard]] std::size_t queue_size() const noexcept { return queue_.size(); }
-  // Ids of the queued leases in the order they are served at now(): FIFO (submit time, then
-  // id) by default, else by the queue order's keys, equal keys FIFO.
+  /// Ids of the queued leases in the order they are served at now(): FIFO (submit time, then
+  /// id) by default, else by the queue order's keys, equal keys FIFO.
   [[nodiscard]] std::vector<std::uint64_t> queue() const { return served_order(); }
 
-  // The earliest time at which a booked segment begins or ends, or an image transfer starts or
-  // ends (with a preparation step that announces transfers), if any.
+  /// The earliest time at which a booked segment begins or ends, or an image transfer starts or
+  /// ends (with a preparation step that announces transfers), if any.
   [[nodiscard]] std::optional<time_type> next_event_time() const {
     std::optional<time_type> next = this->next_transfer_event();
     if (!events_.empty() && (!next || std::get<0>(*events_.begin()) < *next))
@@ -166,17 +184,17 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
     return next;
   }
 
-  // Processes every segment begin and end up to `now` in time order (ends before begins at
-  // the same time), re-evaluating the schedule after each instant.
+  /// Processes every segment begin and end up to `now` in time order (ends before begins at
+  /// the same time), re-evaluating the schedule after each instant.
   void advance_to(time_type now) {
     if (!in_call_) return outermost([&] { advance_to(now); });
     check_now("advance_to", now);
     run_events_until(now);
   }
 
-  // A new lease arrives at `now` (events due by then are processed first). Advance
-  // reservations and immediate leases are admitted or rejected at once; best-effort leases
-  // join the queue. Throws invalid_lease for malformed terms, changing nothing.
+  /// A new lease arrives at `now` (events due by then are processed first). Advance
+  /// reservations and immediate leases are admitted or rejected at once; best-effort leases
+  /// join the queue. Throws invalid_lease for malformed terms, changing nothing.
   submit_result submit(const terms_type& terms, time_type now) {
     if (!in_call_) return outermost([&] { return submit(terms, now); });
     check_now("submit", now);
@@ -209,9 +227,9 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
     return result;
   }
 
-  // The user takes back a lease that has not started yet (a job cancelled while waiting, as
-  // in the SWF logs' status 5). Returns false, changing nothing, when the lease has already
-  // started (it then runs on) or is over.
+  /// The user takes back a lease that has not started yet (a job cancelled while waiting, as
+  /// in the SWF logs' status 5). Returns false, changing nothing, when the lease has already
+  /// started (it then runs on) or is over.
   bool withdraw(std::uint64_t id, time_type now) {
     if (!in_call_) return outermost([&] { return withdraw(id, now); });
     record_type& l = lease_at("withdraw", id, now);
@@ -227,9 +245,9 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
     return true;
   }
 
-  // The execution manager's "release lease" (§3.3): a running lease's work is done at `now`;
-  // the rest of its booking is freed and the schedule re-evaluated. Throws invalid_lease for
-  // a lease that is not running.
+  /// The execution manager's "release lease" (§3.3): a running lease's work is done at `now`;
+  /// the rest of its booking is freed and the schedule re-evaluated. Throws invalid_lease for
+  /// a lease that is not running.
   void release(std::uint64_t id, time_type now) {
     if (!in_call_) return outermost([&] { release(id, now); });
     record_type& l = lease_at("release", id, now);
@@ -249,10 +267,11 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
 
   // ---- the state as values (scheduler_state.hpp) ----------------------------------------------
 
+  /// Everything the scheduler holds, by value.
   using state_type = scheduler_state<A>;
 
-  // Everything the scheduler holds but its code: config, clock, slot table, lease records,
-  // backfilling reservations and finished leases not yet taken. A copy: O(state).
+  /// Everything the scheduler holds but its code: config, clock, slot table, lease records,
+  /// backfilling reservations and finished leases not yet taken. A copy: O(state).
   [[nodiscard]] state_type export_state() const {
     state_type state{config_, now_, table_, {}, {reserved_.begin(), reserved_.end()}, finished_};
     state.leases.reserve(leases_.size());
@@ -260,16 +279,16 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
     return state;
   }
 
-  // A scheduler holding `state` (as export_state() gave it, or built by hand), with the
-  // preparation step, queue order and node choice given; a preparation step with state of
-  // its own (image staging) must be the one the records were booked with. The queue, the
-  // pending events and the leases on each node are rebuilt from the records. Throws
-  // invalid_request naming the first inconsistency: a bad config, a clock that is not the
-  // table's origin, a record this scheduler could not have made (invalid_lease_record, naming
-  // the record and its member: terms submit() would refuse, a time after the clock, work that
-  // does not add up, a history out of order, a segment that does not follow from the terms;
-  // detail/lease_checks.hpp), a duplicate id, a reservation that is not a scheduled
-  // best-effort lease, and whatever validate() finds between the records and the table.
+  /// A scheduler holding `state` (as export_state() gave it, or built by hand), with the
+  /// preparation step, queue order and node choice given; a preparation step with state of
+  /// its own (image staging) must be the one the records were booked with. The queue, the
+  /// pending events and the leases on each node are rebuilt from the records. Throws
+  /// invalid_request naming the first inconsistency: a bad config, a clock that is not the
+  /// table's origin, a record this scheduler could not have made (invalid_lease_record, naming
+  /// the record and its member: terms submit() would refuse, a time after the clock, work that
+  /// does not add up, a history out of order, a segment that does not follow from the terms;
+  /// detail/lease_checks.hpp), a duplicate id, a reservation that is not a scheduled
+  /// best-effort lease, and whatever validate() finds between the records and the table.
   [[nodiscard]] static lease_scheduler import_state(state_type state, Preparation prep = {},
                                                     QueueOrder order = {}, NodeChoice choice = {}) {
     using leasehold::detail::describe;
@@ -327,9 +346,9 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
     return s;
   }
 
-  // Checks the scheduler against its slot table: every node's free capacity at every change
-  // point equals its total minus the segments booked on it; queue and states agree. Throws
-  // invariant_violation naming the first difference. For tests; O(nodes x bookings).
+  /// Checks the scheduler against its slot table: every node's free capacity at every change
+  /// point equals its total minus the segments booked on it; queue and states agree. Throws
+  /// invariant_violation naming the first difference. For tests; O(nodes x bookings).
   void validate() const {
     table_.validate();
     for (std::size_t node = 0; node < on_node_.size(); ++node) {
@@ -382,7 +401,7 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
     }
   }
 
-  // The VM time model (vm_time_model.hpp) under this scheduler's configuration.
+  /// The VM time model (vm_time_model.hpp) under this scheduler's configuration.
   using base::migration_time;
   using base::overhead;
   using base::reservation_length;
@@ -467,8 +486,8 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
       throw invalid_lease(leasehold::detail::describe(
           operation, " at ", now, ": time went backwards (the scheduler is at ", now_, ")"));
   }
-  // The lease a call on one lease (withdraw, release) acts on, with the clock moved to `now`:
-  // throws invalid_lease, changing nothing, for a time before the clock or an unknown id.
+  /// The lease a call on one lease (withdraw, release) acts on, with the clock moved to `now`:
+  /// throws invalid_lease, changing nothing, for a time before the clock or an unknown id.
   record_type& lease_at(const char* operation, std::uint64_t id, time_type now) {
     check_now(operation, now);
     const auto it = leases_.find(id);

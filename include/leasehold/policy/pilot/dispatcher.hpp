@@ -1,22 +1,23 @@
 #pragma once
 
-// dispatcher<T>: the Coaster Service's "fast dispatching algorithm" (Hategan, Wozniak &
-// Maheshwari, "Coasters", §4.5, after the allocation steps): it "iterates through the available
-// workers and for each worker selects the largest possible job that can fit in the remaining
-// run-time for the worker" — the greedy rule for the unbounded knapsack, a worker being a
-// knapsack whose size is the time left in its block. Jobs that fit no worker wait. And, "as
-// opposed to the standard knapsack problem", the knapsacks may shrink: a block that has run
-// out of work is released early (release_idle()).
-//
-// The dispatcher knows walltimes (the user's upper bounds), never real run times: a job is put on
-// a worker only when its walltime fits the worker's remaining time, so it cannot be killed by its
-// block's end. The caller reports completions with complete(). It owns no clock: every call
-// takes the caller's `now`.
-//
-// Costs: submit O(log q) for q queued jobs; dispatch O(b + w log q) for b blocks and w free
-// workers; complete O(1) expected plus a scan of the block list (tens of blocks at most, the
-// site's block limit); capacity_left O(b + workers), never the queue, since a planning round
-// asks it every time.
+/// \file
+/// dispatcher<T>: the Coaster Service's "fast dispatching algorithm" (Hategan, Wozniak &
+/// Maheshwari, "Coasters", §4.5, after the allocation steps): it "iterates through the available
+/// workers and for each worker selects the largest possible job that can fit in the remaining
+/// run-time for the worker" — the greedy rule for the unbounded knapsack, a worker being a
+/// knapsack whose size is the time left in its block. Jobs that fit no worker wait. And, "as
+/// opposed to the standard knapsack problem", the knapsacks may shrink: a block that has run
+/// out of work is released early (release_idle()).
+///
+/// The dispatcher knows walltimes (the user's upper bounds), never real run times: a job is put on
+/// a worker only when its walltime fits the worker's remaining time, so it cannot be killed by its
+/// block's end. The caller reports completions with complete(). It owns no clock: every call
+/// takes the caller's `now`.
+///
+/// Costs: submit O(log q) for q queued jobs; dispatch O(b + w log q) for b blocks and w free
+/// workers; complete O(1) expected plus a scan of the block list (tens of blocks at most, the
+/// site's block limit); capacity_left O(b + workers), never the queue, since a planning round
+/// asks it every time.
 
 #include <algorithm>
 #include <cstddef>
@@ -34,67 +35,90 @@
 
 namespace leasehold::policy::pilot {
 
+/// The dispatcher's knobs.
 template <time_value T = std::int64_t>
 struct dispatch_config {
-  // How long a block must have been without work before it is released early; it damps the
-  // effect of transients in the submission pattern, as the Coaster Service's shutdown delay does.
-  // Zero releases a block the moment nothing queued fits it. Not negative.
+  /// How long a block must have been without work before it is released early; it damps the
+  /// effect of transients in the submission pattern, as the Coaster Service's shutdown delay does.
+  /// Zero releases a block the moment nothing queued fits it. Not negative.
   T idle_release_delay = 60;
 };
 
-// A job of the many-task workload: one worker (core), at most `walltime` ticks.
+/// A job of the many-task workload: one worker (core), at most `walltime` ticks.
 template <time_value T = std::int64_t>
 struct pilot_job {
+  /// The job's identifier.
   std::uint64_t id = 0;
+  /// Its walltime: the user's upper bound on its run time.
   T walltime{};
 
+  /// Equal when id and walltime are equal.
   friend bool operator==(const pilot_job&, const pilot_job&) = default;
 };
 
-// A block as the dispatcher sees it: `workers` workers usable over `usable`.
+/// A block as the dispatcher sees it: `workers` workers usable over `usable`.
 template <time_value T = std::int64_t>
 struct worker_block {
+  /// The block's identifier.
   std::uint64_t id = 0;
+  /// When its workers may take jobs.
   interval<T> usable{};
+  /// How many workers it has.
   std::int64_t workers = 0;
 
+  /// Equal when every field is equal.
   friend bool operator==(const worker_block&, const worker_block&) = default;
 };
 
-// A job put on a worker: it may run on worker `worker` of block `block` from `start` for at most
-// `walltime`, and start + walltime <= the block's end.
+/// A job put on a worker: it may run on worker `worker` of block `block` from `start` for at most
+/// `walltime`, and start + walltime <= the block's end.
 template <time_value T = std::int64_t>
 struct assignment {
+  /// The job.
   std::uint64_t job = 0;
+  /// Its walltime.
   T walltime{};
+  /// The block it runs in.
   std::uint64_t block = 0;
+  /// The worker of that block, from 0.
   std::size_t worker = 0;
+  /// When it starts.
   T start{};
 
+  /// Equal when every field is equal.
   friend bool operator==(const assignment&, const assignment&) = default;
 };
 
+/// The Coaster Service's fast dispatching (§4.5): queued jobs go to free workers, each worker
+/// taking the largest job that fits its block's remaining time (see the file's description).
 template <time_value T = std::int64_t>
 class dispatcher {
  public:
+  /// The time type.
   using time_type = T;
+  /// A queued job.
   using job_type = pilot_job<T>;
+  /// A job put on a worker.
   using assignment_type = assignment<T>;
+  /// A block of workers.
   using block_type = worker_block<T>;
-  // Queued jobs by walltime; equal walltimes keep submission order.
+  /// Queued jobs by walltime; equal walltimes keep submission order.
   using queue_type = std::multimap<T, std::uint64_t>;
 
+  /// A dispatcher with no jobs and no blocks; throws invalid_request for a negative
+  /// idle_release_delay.
   explicit dispatcher(const dispatch_config<T>& config = {}) : config_(config) {
     if (config_.idle_release_delay < T{0})
       throw invalid_request(detail::describe("dispatch_config: idle_release_delay ",
                                              config_.idle_release_delay, " must not be negative"));
   }
 
+  /// Its configuration.
   [[nodiscard]] const dispatch_config<T>& config() const noexcept { return config_; }
 
-  // Registers, at `now`, a block whose workers may run jobs during `block.usable` (the batch
-  // system's placement, after any worker start-up; it may lie in the future). Throws
-  // invalid_request for an empty span, no workers, or an id already in use; nothing changes then.
+  /// Registers, at `now`, a block whose workers may run jobs during `block.usable` (the batch
+  /// system's placement, after any worker start-up; it may lie in the future). Throws
+  /// invalid_request for an empty span, no workers, or an id already in use; nothing changes then.
   void add_block(const block_type& block, T now) {
     if (block.usable.empty())
       throw invalid_request(
@@ -112,8 +136,8 @@ class dispatcher {
     blocks_.push_back(std::move(state));
   }
 
-  // Queues a job. Throws invalid_request for a non-positive walltime or an id already queued or
-  // running; nothing changes then.
+  /// Queues a job. Throws invalid_request for a non-positive walltime or an id already queued or
+  /// running; nothing changes then.
   void submit(const job_type& job) {
     if (job.walltime <= T{0})
       throw invalid_request(detail::describe("submit job ", job.id, ": walltime ", job.walltime,
@@ -138,9 +162,9 @@ class dispatcher {
     queued_walltime_ += static_cast<double>(job.walltime);
   }
 
-  // The greedy rule: every free worker of every block usable at `now`, in block order then
-  // worker order, takes the largest queued job whose walltime fits the time left in its block
-  // (the earliest submitted among equals). Returns what started.
+  /// The greedy rule: every free worker of every block usable at `now`, in block order then
+  /// worker order, takes the largest queued job whose walltime fits the time left in its block
+  /// (the earliest submitted among equals). Returns what started.
   std::vector<assignment_type> dispatch(T now) {
     std::vector<assignment_type> started;
     for (block_state& state : blocks_) {
@@ -174,8 +198,8 @@ class dispatcher {
     return started;
   }
 
-  // A running job ended at `now`: its worker is free again. Throws invalid_request if the job
-  // is not running or `now` is before its start; nothing changes then.
+  /// A running job ended at `now`: its worker is free again. Throws invalid_request if the job
+  /// is not running or `now` is before its start; nothing changes then.
   void complete(std::uint64_t job_id, T now) {
     const auto found = jobs_.find(job_id);
     if (found == jobs_.end() || found->second.queued_at)
@@ -190,11 +214,11 @@ class dispatcher {
     jobs_.erase(found);
   }
 
-  // Early release (§4.5: "terminating the Worker Block jobs early if it turns out that the
-  // workload is lower than expected"). A block is released when none of its workers runs a job,
-  // it has been so for at least idle_release_delay, and no queued job's walltime fits the time
-  // it has left. Blocks the batch system has not started yet are released (cancelled) by the
-  // same rule. Returns the released blocks; the caller gives their time back to the cluster.
+  /// Early release (§4.5: "terminating the Worker Block jobs early if it turns out that the
+  /// workload is lower than expected"). A block is released when none of its workers runs a job,
+  /// it has been so for at least idle_release_delay, and no queued job's walltime fits the time
+  /// it has left. Blocks the batch system has not started yet are released (cancelled) by the
+  /// same rule. Returns the released blocks; the caller gives their time back to the cluster.
   std::vector<block_type> release_idle(T now) {
     std::vector<block_type> released;
     const std::optional<T> shortest =
@@ -209,8 +233,8 @@ class dispatcher {
     return released;
   }
 
-  // Forgets blocks whose usable span has ended by `now` and that run nothing (a job that
-  // outlives its walltime keeps its block until complete()). Returns them.
+  /// Forgets blocks whose usable span has ended by `now` and that run nothing (a job that
+  /// outlives its walltime keeps its block until complete()). Returns them.
   std::vector<block_type> retire_expired(T now) {
     std::vector<block_type> retired;
     std::erase_if(blocks_, [&](const block_state& state) {
@@ -221,8 +245,8 @@ class dispatcher {
     return retired;
   }
 
-  // Worker-ticks the blocks still offer in [now, until), less what running jobs may still use
-  // (their walltime bounds): the capacity queued jobs can count on.
+  /// Worker-ticks the blocks still offer in [now, until), less what running jobs may still use
+  /// (their walltime bounds): the capacity queued jobs can count on.
   [[nodiscard]] double capacity_left(T now, T until = forever<T>) const noexcept {
     double capacity = 0;
     for (const block_state& state : blocks_) {
@@ -243,7 +267,7 @@ class dispatcher {
     return std::max(0.0, capacity);
   }
 
-  // The most time any block usable before `until` has left after `now` (0 without blocks).
+  /// The most time any block usable before `until` has left after `now` (0 without blocks).
   [[nodiscard]] T longest_left(T now, T until = forever<T>) const noexcept {
     T longest{0};
     for (const block_state& state : blocks_) {
@@ -253,17 +277,23 @@ class dispatcher {
     return longest;
   }
 
+  /// The queued jobs by walltime (equal walltimes in submission order).
   [[nodiscard]] const queue_type& queue() const noexcept { return queue_; }
-  // How many queued jobs have each walltime, shortest first: the queue in O(distinct walltimes)
-  // for a caller that needs only sums over it (pilot_service's coverage walk).
+  /// How many queued jobs have each walltime, shortest first: the queue in O(distinct walltimes)
+  /// for a caller that needs only sums over it (pilot_service's coverage walk).
   [[nodiscard]] const std::map<T, std::size_t>& queued_by_walltime() const noexcept {
     return queued_counts_;
   }
+  /// How many jobs wait.
   [[nodiscard]] std::size_t queued_count() const noexcept { return queue_.size(); }
+  /// The sum of the queued jobs' walltimes.
   [[nodiscard]] double queued_walltime() const noexcept { return queued_walltime_; }
+  /// How many jobs run.
   [[nodiscard]] std::size_t running_count() const noexcept { return jobs_.size() - queue_.size(); }
+  /// How many blocks it knows (active, not yet retired).
   [[nodiscard]] std::size_t block_count() const noexcept { return blocks_.size(); }
 
+  /// A copy of every block it knows, in id order.
   [[nodiscard]] std::vector<block_type> blocks() const {
     std::vector<block_type> result;
     result.reserve(blocks_.size());
@@ -271,7 +301,7 @@ class dispatcher {
     return result;
   }
 
-  // The job running on a worker, if any (nullopt also for an unknown block or worker).
+  /// The job running on a worker, if any (nullopt also for an unknown block or worker).
   [[nodiscard]] std::optional<std::uint64_t> running_on(std::uint64_t block,
                                                         std::size_t worker) const {
     const auto found = find_block(block);
@@ -307,9 +337,9 @@ class dispatcher {
   dispatch_config<T> config_;
   std::vector<block_state> blocks_;
   queue_type queue_;
-  std::map<T, std::size_t> queued_counts_;             // queue_ counted by walltime, no zero counts
-  std::unordered_map<std::uint64_t, job_state> jobs_;  // queued and running
-  double queued_walltime_ = 0;                         // a sum of walltimes may exceed T
+  std::map<T, std::size_t> queued_counts_;  ///< queue_ counted by walltime, no zero counts
+  std::unordered_map<std::uint64_t, job_state> jobs_;  ///< queued and running
+  double queued_walltime_ = 0;                         ///< a sum of walltimes may exceed T
 };
 
 }  // namespace leasehold::policy::pilot

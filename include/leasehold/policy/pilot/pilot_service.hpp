@@ -1,16 +1,17 @@
 #pragma once
 
-// pilot_service<Backend>: a Coaster Service (Hategan, Wozniak & Maheshwari, "Coasters", §4.3,
-// §4.5) over a batch cluster kept as an availability profile. Jobs are queued with submit();
-// plan() runs one round of the block allocation (block_planner) for the jobs the active blocks
-// cannot cover and books each new block into the cluster at its earliest fit, as a batch
-// scheduler with advance reservations would; dispatch() hands jobs to free workers (dispatcher);
-// release_idle() gives the unused rest of idle blocks back to the cluster.
-//
-// The cluster's capacity counts workers (cores); a block of w workers books w units for its
-// worker start-up time plus its walltime. The capacity type must therefore be a scalar.
-// Like every leasehold policy it owns no clock: the caller (a simulator, or the embedding
-// service's periodic planning loop) passes `now`.
+/// \file
+/// pilot_service<Backend>: a Coaster Service (Hategan, Wozniak & Maheshwari, "Coasters", §4.3,
+/// §4.5) over a batch cluster kept as an availability profile. Jobs are queued with submit();
+/// plan() runs one round of the block allocation (block_planner) for the jobs the active blocks
+/// cannot cover and books each new block into the cluster at its earliest fit, as a batch
+/// scheduler with advance reservations would; dispatch() hands jobs to free workers (dispatcher);
+/// release_idle() gives the unused rest of idle blocks back to the cluster.
+///
+/// The cluster's capacity counts workers (cores); a block of w workers books w units for its
+/// worker start-up time plus its walltime. The capacity type must therefore be a scalar.
+/// Like every leasehold policy it owns no clock: the caller (a simulator, or the embedding
+/// service's periodic planning loop) passes `now`.
 
 #include <algorithm>
 #include <cmath>
@@ -34,56 +35,72 @@
 
 namespace leasehold::policy::pilot {
 
+/// The knobs of a pilot_service: the planner's, the dispatcher's, and the batch system's
+/// delays. The constructor throws invalid_request for values out of range.
 template <time_value T = std::int64_t>
 struct pilot_config {
+  /// The block allocation's knobs.
   block_config<T> blocks{};
+  /// The dispatcher's knobs.
   dispatch_config<T> dispatch{};
-  // Ticks between a block's start and its workers taking jobs (batch prologue, worker start-up
-  // and connection back to the service). Booked as part of the block. Not negative.
+  /// Ticks between a block's start and its workers taking jobs (batch prologue, worker start-up
+  /// and connection back to the service). Booked as part of the block. Not negative.
   T worker_startup = 0;
-  // The earliest a block can start after it is requested (the batch scheduler's minimum
-  // queueing delay). Not negative.
+  /// The earliest a block can start after it is requested (the batch scheduler's minimum
+  /// queueing delay). Not negative.
   T batch_latency = 0;
-  // Beyond the paper: only block time within [now, now + coverage_horizon) counts as covering
-  // queued jobs. The Coaster Service counts all of a block's size, however late the batch system
-  // will start it; a planning-based cluster knows the start, so blocks booked far ahead need not
-  // stop the service from asking for blocks that fit holes sooner. forever<T> (the default) is
-  // the paper's behaviour. Positive.
+  /// Beyond the paper: only block time within [now, now + coverage_horizon) counts as covering
+  /// queued jobs. The Coaster Service counts all of a block's size, however late the batch system
+  /// will start it; a planning-based cluster knows the start, so blocks booked far ahead need not
+  /// stop the service from asking for blocks that fit holes sooner. forever<T> (the default) is
+  /// the paper's behaviour. Positive.
   T coverage_horizon = forever<T>;
 };
 
-// One block over its life, for reports: what was asked, where the cluster put it, how it ended.
+/// One block over its life, for reports: what was asked, where the cluster put it, how it ended.
 template <time_value T = std::int64_t>
 struct block_record {
+  /// The block's id: its index in pilot_service::history().
   std::uint64_t id = 0;
-  std::size_t round = 0;  // the plan() call that requested it (0-based)
+  std::size_t round = 0;  ///< the plan() call that requested it (0-based)
+  /// Its width in workers.
   std::int64_t workers = 0;
+  /// Its width in nodes.
   std::int64_t nodes = 0;
-  T walltime{};          // h from the planner
-  T requested_at{};      // `now` of that plan() call
-  interval<T> booked{};  // reserved in the cluster: [start, start + worker_startup + walltime)
+  T walltime{};          ///< h from the planner
+  T requested_at{};      ///< `now` of that plan() call
+  interval<T> booked{};  ///< reserved in the cluster: [start, start + worker_startup + walltime)
+  /// How many queued jobs the planner meant it for.
   std::size_t jobs_planned = 0;
-  std::optional<T> released_at;  // set when released early
+  std::optional<T> released_at;  ///< set when released early
 
+  /// When it ends: its release if released early, else the end of its booking.
   [[nodiscard]] T end() const noexcept { return released_at.value_or(booked.end); }
 
+  /// Equal when every field is equal.
   friend bool operator==(const block_record&, const block_record&) = default;
 };
 
+/// A Coaster Service over a batch cluster kept as a scalar availability profile (see the
+/// file's description): submit, plan, dispatch, complete, release_idle.
 template <availability Backend = free_list<>>
 class pilot_service {
  public:
+  /// The cluster's availability profile.
   using backend_type = Backend;
+  /// The profile's time type.
   using time_type = typename Backend::time_type;
+  /// The profile's (scalar) capacity type, counting workers.
   using capacity_type = typename Backend::capacity_type;
+  /// Short for time_type.
   using T = time_type;
 
   static_assert(
       scalar_capacity<capacity_type>,
       "pilot_service needs a scalar capacity: the cluster profile counts workers (cores)");
 
-  // The cluster is borrowed, not owned: other users' reservations live in it too. Throws
-  // invalid_request for a bad configuration, or when the cluster cannot hold one allocation unit.
+  /// The cluster is borrowed, not owned: other users' reservations live in it too. Throws
+  /// invalid_request for a bad configuration, or when the cluster cannot hold one allocation unit.
   explicit pilot_service(Backend& cluster, const pilot_config<T>& config = {})
       : cluster_(&cluster),
         config_(config),
@@ -100,8 +117,8 @@ class pilot_service {
                                              config_.coverage_horizon, " must be positive"));
   }
 
-  // Queues a job. Throws invalid_request for a walltime that is not positive or exceeds the
-  // site's max_walltime (no block could run it), or a duplicate id; nothing changes then.
+  /// Queues a job. Throws invalid_request for a walltime that is not positive or exceeds the
+  /// site's max_walltime (no block could run it), or a duplicate id; nothing changes then.
   void submit(const pilot_job<T>& job) {
     if (job.walltime > planner_.config().max_walltime)
       throw invalid_request(detail::describe("submit job ", job.id, ": walltime ", job.walltime,
@@ -110,11 +127,11 @@ class pilot_service {
     dispatcher_.submit(job);
   }
 
-  // One planning round at `now`: the queued jobs that the active blocks' remaining capacity does
-  // not cover (shortest first, as the Coaster Service moves jobs to existing blocks) go to the
-  // planner, and each planned block is booked into the cluster at its earliest fit no sooner than
-  // now + batch_latency. Returns the new blocks. If booking throws, the blocks booked by this call
-  // are given back and nothing changes.
+  /// One planning round at `now`: the queued jobs that the active blocks' remaining capacity does
+  /// not cover (shortest first, as the Coaster Service moves jobs to existing blocks) go to the
+  /// planner, and each planned block is booked into the cluster at its earliest fit no sooner than
+  /// now + batch_latency. Returns the new blocks. If booking throws, the blocks booked by this call
+  /// are given back and nothing changes.
   std::vector<block_record<T>> plan(T now) {
     const std::vector<T> uncovered = uncovered_walltimes(now);
     if (uncovered.empty()) return {};
@@ -161,12 +178,14 @@ class pilot_service {
     return placed;
   }
 
+  /// Puts queued jobs on free workers (dispatcher::dispatch); returns what started.
   std::vector<assignment<T>> dispatch(T now) { return dispatcher_.dispatch(now); }
 
+  /// A running job ended at `now` (dispatcher::complete; the same errors).
   void complete(std::uint64_t job, T now) { dispatcher_.complete(job, now); }
 
-  // Releases idle blocks (dispatcher::release_idle) and gives their unused time from `now` on
-  // back to the cluster. Returns their records, with released_at set.
+  /// Releases idle blocks (dispatcher::release_idle) and gives their unused time from `now` on
+  /// back to the cluster. Returns their records, with released_at set.
   std::vector<block_record<T>> release_idle(T now) {
     std::vector<block_record<T>> released;
     for (const worker_block<T>& block : dispatcher_.release_idle(now)) {
@@ -179,18 +198,22 @@ class pilot_service {
     return released;
   }
 
-  // Forgets blocks that ended by `now` (their booking simply runs out in the cluster).
+  /// Forgets blocks that ended by `now` (their booking simply runs out in the cluster).
   std::size_t retire_expired(T now) { return dispatcher_.retire_expired(now).size(); }
 
+  /// The block planner, read-only.
   [[nodiscard]] const block_planner<T>& planner() const noexcept { return planner_; }
+  /// The dispatcher, read-only.
   [[nodiscard]] const dispatcher<T>& job_dispatcher() const noexcept { return dispatcher_; }
+  /// Its configuration.
   [[nodiscard]] const pilot_config<T>& config() const noexcept { return config_; }
-  // Every block requested so far, in request order; a block's id is its index here.
+  /// Every block requested so far, in request order; a block's id is its index here.
   [[nodiscard]] const std::vector<block_record<T>>& history() const noexcept { return history_; }
+  /// How many plan() rounds ran.
   [[nodiscard]] std::size_t rounds() const noexcept { return rounds_; }
 
  private:
-  // No block can be wider than the cluster: cap max_nodes at the cluster's whole nodes.
+  /// No block can be wider than the cluster: cap max_nodes at the cluster's whole nodes.
   static block_config<T> cluster_limited(block_config<T> blocks, capacity_type total) {
     validate(blocks);
     const auto cluster_nodes = static_cast<std::int64_t>(total) / blocks.cores_per_node;
@@ -203,10 +226,10 @@ class pilot_service {
     return blocks;
   }
 
-  // The walltimes of the queued jobs the active blocks cannot cover: walking the queue from the
-  // shortest job, a job is covered while it fits the longest time any block has left and the
-  // blocks' remaining capacity (within the coverage horizon) holds it and every shorter queued
-  // job.
+  /// The walltimes of the queued jobs the active blocks cannot cover: walking the queue from the
+  /// shortest job, a job is covered while it fits the longest time any block has left and the
+  /// blocks' remaining capacity (within the coverage horizon) holds it and every shorter queued
+  /// job.
   [[nodiscard]] std::vector<T> uncovered_walltimes(T now) const {
     const std::optional<T> horizon_end = detail::checked_add(now, config_.coverage_horizon);
     const T until = horizon_end.value_or(forever<T>);

@@ -1,16 +1,17 @@
 #pragma once
 
-// A node's image cache (Sotomayor, Keahey & Foster, §3.1-§3.2; Overhead Matters §4.2.2):
-// the D_p MB of a node's disk that hold disk images (templates). Images are reference
-// counted by the leases that depend on them; an image whose count is zero stays cached
-// until space is needed, and is then evicted by LRU (Haizea: "removes the least recently
-// used image with reference count equal to zero") or LFU (Overhead Matters: fewest uses,
-// ties by least recent use). An image in use is never evicted.
-//
-// An entry occupies its space from the moment its transfer is booked (`arrival` in the
-// future) until it is evicted or erased: the disk is never over-committed, whatever the
-// transfers' timing. Keys are strings: the image id for a shared template, or any other key
-// for a private copy (images not reused, VM-MULT).
+/// \file
+/// A node's image cache (Sotomayor, Keahey & Foster, §3.1-§3.2; Overhead Matters §4.2.2):
+/// the D_p MB of a node's disk that hold disk images (templates). Images are reference
+/// counted by the leases that depend on them; an image whose count is zero stays cached
+/// until space is needed, and is then evicted by LRU (Haizea: "removes the least recently
+/// used image with reference count equal to zero") or LFU (Overhead Matters: fewest uses,
+/// ties by least recent use). An image in use is never evicted.
+///
+/// An entry occupies its space from the moment its transfer is booked (`arrival` in the
+/// future) until it is evicted or erased: the disk is never over-committed, whatever the
+/// transfers' timing. Keys are strings: the image id for a shared template, or any other key
+/// for a private copy (images not reused, VM-MULT).
 
 #include <algorithm>
 #include <cstddef>
@@ -27,31 +28,39 @@
 
 namespace leasehold::policy::staging {
 
+/// Which unreferenced image goes first when room is needed.
 enum class eviction_policy {
-  lru,  // Haizea §3.2
-  lfu,  // Overhead Matters §4.2.2
+  lru,  ///< Haizea §3.2
+  lfu,  ///< Overhead Matters §4.2.2
 };
 
+/// Writes "LRU" or "LFU".
 inline std::ostream& operator<<(std::ostream& out, eviction_policy p) {
   return out << (p == eviction_policy::lru ? "LRU" : "LFU");
 }
 
+/// One image in a node's cache.
 template <time_value T = std::int64_t>
 struct cache_entry {
-  std::string image;  // the image id (the key may differ for private copies)
+  std::string image;  ///< the image id (the key may differ for private copies)
+  /// Its size, MB.
   std::int64_t size_mb = 0;
-  T arrival{};  // when the image is complete on the node
+  T arrival{};  ///< when the image is complete on the node
+  /// How many leases depend on it: never evicted while above zero.
   std::size_t references = 0;
-  std::uint64_t uses = 0;      // how many times it was acquired (LFU)
-  std::uint64_t last_use = 0;  // a stamp from a per-cache counter (LRU)
+  std::uint64_t uses = 0;      ///< how many times it was acquired (LFU)
+  std::uint64_t last_use = 0;  ///< a stamp from a per-cache counter (LRU)
 };
 
+/// A node's image cache of capacity_mb MB with reference counts and LRU or LFU eviction of
+/// unreferenced images (see the file's description). Lookups are O(log n) in the images held.
 template <time_value T = std::int64_t>
 class image_cache {
  public:
+  /// One cached image.
   using entry_type = cache_entry<T>;
 
-  // Throws invalid_request for a negative capacity.
+  /// Throws invalid_request for a negative capacity.
   explicit image_cache(std::int64_t capacity_mb, eviction_policy policy = eviction_policy::lru)
       : capacity_mb_(capacity_mb), policy_(policy) {
     if (capacity_mb < 0)
@@ -59,18 +68,24 @@ class image_cache {
           leasehold::detail::describe("image_cache: capacity ", capacity_mb, " MB is negative"));
   }
 
+  /// The cache's size, MB.
   [[nodiscard]] std::int64_t capacity_mb() const noexcept { return capacity_mb_; }
+  /// MB held by cached images.
   [[nodiscard]] std::int64_t used_mb() const noexcept { return used_mb_; }
+  /// MB not held by any image.
   [[nodiscard]] std::int64_t free_mb() const noexcept { return capacity_mb_ - used_mb_; }
+  /// LRU or LFU.
   [[nodiscard]] eviction_policy policy() const noexcept { return policy_; }
+  /// Every cached image by key.
   [[nodiscard]] const std::map<std::string, entry_type>& entries() const noexcept {
     return entries_;
   }
+  /// The image cached under `key`, or nullptr.
   [[nodiscard]] const entry_type* find(const std::string& key) const {
     const auto it = entries_.find(key);
     return it == entries_.end() ? nullptr : &it->second;
   }
-  // Space held by images nobody references: what eviction could free.
+  /// Space held by images nobody references: what eviction could free.
   [[nodiscard]] std::int64_t evictable_mb() const {
     std::int64_t sum = 0;
     for (const auto& [key, e] : entries_)
@@ -78,8 +93,8 @@ class image_cache {
     return sum;
   }
 
-  // The keys eviction would remove, in order, to make room for `size_mb`; nullopt when even
-  // evicting every unreferenced image leaves too little.
+  /// The keys eviction would remove, in order, to make room for `size_mb`; nullopt when even
+  /// evicting every unreferenced image leaves too little.
   [[nodiscard]] std::optional<std::vector<std::string>> victims_for(std::int64_t size_mb) const {
     if (size_mb > capacity_mb_) return std::nullopt;
     std::vector<std::string> order;
@@ -101,14 +116,16 @@ class image_cache {
     if (free < size_mb) return std::nullopt;
     return order;
   }
+  /// True when an image of size_mb fits, counting what evicting the unreferenced images would
+  /// free.
   [[nodiscard]] bool can_admit(std::int64_t size_mb) const {
     return size_mb <= capacity_mb_ && free_mb() + evictable_mb() >= size_mb;
   }
 
-  // Adds `key` (arriving at `arrival`), evicting unreferenced images as the policy says;
-  // returns the evicted keys. Throws, changing nothing: invalid_request for a non-positive
-  // size, an image larger than the whole cache or a key already present;
-  // insufficient_capacity when images in use leave too little room.
+  /// Adds `key` (arriving at `arrival`), evicting unreferenced images as the policy says;
+  /// returns the evicted keys. Throws, changing nothing: invalid_request for a non-positive
+  /// size, an image larger than the whole cache or a key already present;
+  /// insufficient_capacity when images in use leave too little room.
   std::vector<std::string> insert(const std::string& key, const std::string& image,
                                   std::int64_t size_mb, T arrival) {
     using leasehold::detail::describe;
@@ -133,14 +150,14 @@ class image_cache {
     return std::move(*evicted);
   }
 
-  // A lease starts depending on `key`: one more reference, one more use, most recently used.
+  /// A lease starts depending on `key`: one more reference, one more use, most recently used.
   void acquire(const std::string& key) {
     entry_type& e = at("acquire", key);
     ++e.references;
     ++e.uses;
     e.last_use = ++clock_;
   }
-  // A lease stops depending on `key`. Throws invalid_release when nobody references it.
+  /// A lease stops depending on `key`. Throws invalid_release when nobody references it.
   void release(const std::string& key) {
     entry_type& e = at("release", key);
     if (e.references == 0)
@@ -149,7 +166,7 @@ class image_cache {
     --e.references;
     e.last_use = ++clock_;
   }
-  // Removes an unreferenced entry; throws invalid_request if it is in use.
+  /// Removes an unreferenced entry; throws invalid_request if it is in use.
   void erase(const std::string& key) {
     const auto it = entries_.find(key);
     if (it == entries_.end()) return;
@@ -159,15 +176,15 @@ class image_cache {
     used_mb_ -= it->second.size_mb;
     entries_.erase(it);
   }
-  // Moves an image's arrival (its transfer was rescheduled).
+  /// Moves an image's arrival (its transfer was rescheduled).
   void set_arrival(const std::string& key, T arrival) { at("set_arrival", key).arrival = arrival; }
 
-  // The counter LRU stamps come from (with entries(), what saving a cache needs).
+  /// The counter LRU stamps come from (with entries(), what saving a cache needs).
   [[nodiscard]] std::uint64_t use_clock() const noexcept { return clock_; }
 
-  // A cache holding `entries` with stamps from `use_clock`, as entries() and use_clock() gave
-  // them. Throws invalid_request naming the entry for a size that is not positive, a stamp
-  // after the counter, or entries that do not fit the capacity together.
+  /// A cache holding `entries` with stamps from `use_clock`, as entries() and use_clock() gave
+  /// them. Throws invalid_request naming the entry for a size that is not positive, a stamp
+  /// after the counter, or entries that do not fit the capacity together.
   [[nodiscard]] static image_cache restore(std::int64_t capacity_mb, eviction_policy policy,
                                            std::map<std::string, entry_type> entries,
                                            std::uint64_t use_clock) {
@@ -191,7 +208,7 @@ class image_cache {
     return cache;
   }
 
-  // Throws invariant_violation when the accounting is broken or the disk over-committed.
+  /// Throws invariant_violation when the accounting is broken or the disk over-committed.
   void validate() const {
     std::int64_t sum = 0;
     for (const auto& [key, e] : entries_) sum += e.size_mb;

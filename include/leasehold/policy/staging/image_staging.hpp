@@ -1,35 +1,36 @@
 #pragma once
 
-// policy::staging::image_staging: disk-image preparation scheduled like any other reservation
-// (Sotomayor, Keahey & Foster, "Combining Batch Execution and Leasing Using Virtual
-// Machines", §3.1-§3.2; Sotomayor, Keahey & Foster, "Overhead Matters", §3-§4), as the
-// preparation step of policy::lease::lease_scheduler.
-//
-//  - The repository's link is an availability over bandwidth (repository_link): a transfer
-//    books the whole link for s_I / B per multicast, or per node with unicast.
-//  - Each node has an image cache of D_p MB (image_cache): images are reference counted by
-//    the leases booked on the node; unreferenced ones are evicted by LRU or LFU when room is
-//    needed; without reuse (VM-MULT) each lease gets a private copy, discarded at its end.
-//  - Advance reservations: the deadline of a transfer is the lease's start; pending
-//    deadline-driven transfers are re-placed by EDF each time one is added, as late as
-//    possible (Haizea) or as early as possible (Overhead Matters' Hybrid), stacking back to
-//    back before their deadlines; a lease whose transfer cannot finish in time is not viable.
-//    Node choice (in the scheduler): nodes needing no preemption, then nodes holding the
-//    image; when only reusing images makes the lease viable, nodes holding it first.
-//  - Best-effort leases take the earliest transfer slot (§3.2), and the scheduler's slot
-//    table honours, per node, when the image can be there: now if cached, the arrival of a
-//    transfer already booked for the same image to the same node (piggybacking), with
-//    piggybacking::join_multicast the end of a best-effort multicast of the image not yet
-//    started (the node joins it as a further destination), else the end of the earliest
-//    slot for a new transfer.
-//  - A transfer that has started cannot be taken back: if its lease is unscheduled, it runs
-//    to its end and its image lands in the cache (an orphan, evictable, and adopted by the
-//    same lease when it is planned again). It has started once the clock has passed its
-//    begin. Likewise a private copy (no reuse) that has arrived for a lease unbooked before
-//    it began stays cached, unreferenced, for the same lease to adopt; it goes when the lease
-//    is booked on other nodes or has run, or when eviction needs the room.
-//
-// The policy never owns a clock: every call carries the scheduler's current time.
+/// \file
+/// policy::staging::image_staging: disk-image preparation scheduled like any other reservation
+/// (Sotomayor, Keahey & Foster, "Combining Batch Execution and Leasing Using Virtual
+/// Machines", §3.1-§3.2; Sotomayor, Keahey & Foster, "Overhead Matters", §3-§4), as the
+/// preparation step of policy::lease::lease_scheduler.
+///
+///  - The repository's link is an availability over bandwidth (repository_link): a transfer
+///    books the whole link for s_I / B per multicast, or per node with unicast.
+///  - Each node has an image cache of D_p MB (image_cache): images are reference counted by
+///    the leases booked on the node; unreferenced ones are evicted by LRU or LFU when room is
+///    needed; without reuse (VM-MULT) each lease gets a private copy, discarded at its end.
+///  - Advance reservations: the deadline of a transfer is the lease's start; pending
+///    deadline-driven transfers are re-placed by EDF each time one is added, as late as
+///    possible (Haizea) or as early as possible (Overhead Matters' Hybrid), stacking back to
+///    back before their deadlines; a lease whose transfer cannot finish in time is not viable.
+///    Node choice (in the scheduler): nodes needing no preemption, then nodes holding the
+///    image; when only reusing images makes the lease viable, nodes holding it first.
+///  - Best-effort leases take the earliest transfer slot (§3.2), and the scheduler's slot
+///    table honours, per node, when the image can be there: now if cached, the arrival of a
+///    transfer already booked for the same image to the same node (piggybacking), with
+///    piggybacking::join_multicast the end of a best-effort multicast of the image not yet
+///    started (the node joins it as a further destination), else the end of the earliest
+///    slot for a new transfer.
+///  - A transfer that has started cannot be taken back: if its lease is unscheduled, it runs
+///    to its end and its image lands in the cache (an orphan, evictable, and adopted by the
+///    same lease when it is planned again). It has started once the clock has passed its
+///    begin. Likewise a private copy (no reuse) that has arrived for a lease unbooked before
+///    it began stays cached, unreferenced, for the same lease to adopt; it goes when the lease
+///    is booked on other nodes or has run, or when eviction needs the room.
+///
+/// The policy never owns a clock: every call carries the scheduler's current time.
 
 #include <algorithm>
 #include <cstddef>
@@ -58,26 +59,34 @@
 
 namespace leasehold::policy::staging {
 
+/// Disk-image staging as a preparation step of lease_scheduler: transfers booked on the
+/// repository link like reservations, node caches with reuse, multicast and piggybacking
+/// (see the file's description). Every call that changes it gives the strong guarantee.
 template <link_profile Link = free_list<std::int64_t, std::int64_t>>
 class image_staging {
  public:
+  /// The link profile's time type.
   using time_type = typename Link::time_type;
+  /// The lease terms it prepares.
   using terms_type = lease::lease_terms<time_type>;
+  /// A booked transfer.
   using transfer_type = image_transfer<time_type>;
+  /// The repository link.
   using link_type = repository_link<Link>;
+  /// A node's image cache.
   using cache_type = image_cache<time_type>;
 
-  // Staging for `nodes` nodes (the scheduler's slot table must have as many). Throws
-  // invalid_request for zero nodes, a bandwidth that is not positive or a negative cache.
+  /// Staging for `nodes` nodes (the scheduler's slot table must have as many). Throws
+  /// invalid_request for zero nodes, a bandwidth that is not positive or a negative cache.
   image_staging(std::size_t nodes, staging_config config = {}, time_type origin = 0)
       : config_(config), link_(config.bandwidth_mb_s, origin), now_(origin) {
     if (nodes == 0) throw invalid_request("image_staging: a cluster needs at least one node");
     caches_.assign(nodes, cache_type(config.cache_mb, config.eviction));
   }
 
-  // Makes an image known. Throws, changing nothing: invalid_request for an empty id, a
-  // non-positive size, an image larger than a node's cache, or an id already known with
-  // another size.
+  /// Makes an image known. Throws, changing nothing: invalid_request for an empty id, a
+  /// non-positive size, an image larger than a node's cache, or an id already known with
+  /// another size.
   void add_image(const lease::disk_image& image) {
     using leasehold::detail::describe;
     if (image.id.empty()) throw invalid_request("image_staging add_image: empty image id");
@@ -94,35 +103,39 @@ class image_staging {
     images_.emplace(image.id, image.size_mb);
   }
 
+  /// Its configuration.
   [[nodiscard]] const staging_config& config() const noexcept { return config_; }
+  /// The repository link, read-only.
   [[nodiscard]] const link_type& link() const noexcept { return link_; }
+  /// The number of nodes.
   [[nodiscard]] std::size_t node_count() const noexcept { return caches_.size(); }
+  /// Node `node`'s cache, read-only; throws invalid_request for a node out of range.
   [[nodiscard]] const cache_type& cache(std::size_t node) const {
     check_node("cache", node);
     return caches_[node];
   }
-  // Transfers booked and not yet over (pending, in flight), by id.
+  /// Transfers booked and not yet over (pending, in flight), by id.
   [[nodiscard]] const std::map<std::uint64_t, transfer_type>& transfers() const noexcept {
     return transfers_;
   }
-  // Every transfer that has ended and has not been taken, in the order they ended (for Gantt
-  // charts and logs).
+  /// Every transfer that has ended and has not been taken, in the order they ended (for Gantt
+  /// charts and logs).
   [[nodiscard]] const std::vector<transfer_type>& finished_transfers() const noexcept {
     return finished_;
   }
-  // Hands out the finished transfers and forgets them, so that memory and the cost of a call
-  // depend on the transfers booked and under way only. The lease scheduler calls it at the end
-  // of each call when it retires finished leases (scheduler_config::retire_finished): its
-  // observer has heard of each transfer's end by then. ready() no longer counts what was taken.
+  /// Hands out the finished transfers and forgets them, so that memory and the cost of a call
+  /// depend on the transfers booked and under way only. The lease scheduler calls it at the end
+  /// of each call when it retires finished leases (scheduler_config::retire_finished): its
+  /// observer has heard of each transfer's end by then. ready() no longer counts what was taken.
   std::vector<transfer_type> take_finished_transfers() {
     if (!journal_.active()) return std::exchange(finished_, {});
     std::vector<transfer_type> taken = finished_;  // those ended since the last take
     journal_.assign(finished_, std::vector<transfer_type>{});
     return taken;
   }
-  // When the last transfer booked for the lease ends (booked, under way or over): when its
-  // images are all there if none came from the cache; nullopt if no transfer serves it.
-  // Overhead Matters' client satisfaction (§5.1) is measured against it.
+  /// When the last transfer booked for the lease ends (booked, under way or over): when its
+  /// images are all there if none came from the cache; nullopt if no transfer serves it.
+  /// Overhead Matters' client satisfaction (§5.1) is measured against it.
   [[nodiscard]] std::optional<time_type> ready(std::uint64_t lease) const {
     std::optional<time_type> last;
     auto serves = [lease](const transfer_type& tr) {
@@ -135,7 +148,7 @@ class image_staging {
       if (serves(tr)) last = std::max(last.value_or(tr.span.end), tr.span.end);
     return last;
   }
-  // Counts so far; transfers that have started by the last call count as sent.
+  /// Counts so far; transfers that have started by the last call count as sent.
   [[nodiscard]] staging_stats stats() const {
     staging_stats s = stats_;
     for (const auto& [id, t] : transfers_)
@@ -145,9 +158,10 @@ class image_staging {
 
   // ---- the state as values (staging_state.hpp) ----------------------------------------------
 
+  /// Everything it holds, by value (export_state / import_state).
   using state_type = image_staging_state<Link>;
 
-  // Everything this staging step holds, by value (a copy: O(state)).
+  /// Everything this staging step holds, by value (a copy: O(state)).
   [[nodiscard]] state_type export_state() const {
     state_type state{.config = config_,
                      .now = now_,
@@ -176,11 +190,11 @@ class image_staging {
     return state;
   }
 
-  // A staging step holding `state` (as export_state() gave it). Throws invalid_request naming
-  // the first inconsistency: a bad config, caches that do not fit or do not match the node
-  // count, a link or a transfer that contradicts the clock (a transfer ended but not over, or
-  // over but still to end), duplicate or out-of-range ids, and whatever validate() finds
-  // between the caches, the leases' references, the transfers and the link.
+  /// A staging step holding `state` (as export_state() gave it). Throws invalid_request naming
+  /// the first inconsistency: a bad config, caches that do not fit or do not match the node
+  /// count, a link or a transfer that contradicts the clock (a transfer ended but not over, or
+  /// over but still to end), duplicate or out-of-range ids, and whatever validate() finds
+  /// between the caches, the leases' references, the transfers and the link.
   [[nodiscard]] static image_staging import_state(state_type state) {
     using leasehold::detail::describe;
     const auto fail = [](const auto&... parts) {
@@ -252,20 +266,25 @@ class image_staging {
 
   // ---- transfer events (lease_observer::on_transfer_started / _finished) --------------------
 
+  /// A transfer as announced to the lease observer.
   using notice_type = lease::transfer_notice<time_type>;
+  /// What happened to a transfer.
   enum class transfer_change { started, finished, withdrawn };
+  /// A change of a transfer, for the lease observer's on_transfer_started / _finished.
   struct transfer_event {
+    /// Started, finished or withdrawn.
     transfer_change change = transfer_change::started;
-    notice_type notice;  // as announced (for a withdrawal: as it was announced)
+    /// The transfer as announced (for a withdrawal: as it was announced).
+    notice_type notice;
 
-    // When it happens: a start or withdrawal at the transfer's begin, an end at its end.
+    /// When it happens: a start or withdrawal at the transfer's begin, an end at its end.
     [[nodiscard]] time_type at() const {
       return change == transfer_change::finished ? notice.span.end : notice.span.begin;
     }
   };
 
-  // When the next transfer starts or ends after the last events taken: the begin of a transfer
-  // not yet announced, or the end of one announced. Nullopt when no transfer is booked.
+  /// When the next transfer starts or ends after the last events taken: the begin of a transfer
+  /// not yet announced, or the end of one announced. Nullopt when no transfer is booked.
   [[nodiscard]] std::optional<time_type> next_transfer_event() const {
     std::optional<time_type> next;
     for (const auto& [id, tr] : transfers_) {
@@ -275,13 +294,13 @@ class image_staging {
     return next;
   }
 
-  // Moves the clock to `now` and hands out, in time order, every transfer start and end up to
-  // `now` not handed out before. A transfer starting exactly at `now` is announced but may
-  // still change while the clock stays at `now` (a later call at the same instant may plan
-  // its lease again): the next call then withdraws the announcement (transfer_change::
-  // withdrawn, with the notice as announced) and announces it anew if it still starts by then.
-  // Once the clock has passed its begin a transfer is fixed. The lease scheduler calls this as
-  // its clock moves and at the end of each call, and passes the events to its observer.
+  /// Moves the clock to `now` and hands out, in time order, every transfer start and end up to
+  /// `now` not handed out before. A transfer starting exactly at `now` is announced but may
+  /// still change while the clock stays at `now` (a later call at the same instant may plan
+  /// its lease again): the next call then withdraws the announcement (transfer_change::
+  /// withdrawn, with the notice as announced) and announces it anew if it still starts by then.
+  /// Once the clock has passed its begin a transfer is fixed. The lease scheduler calls this as
+  /// its clock moves and at the end of each call, and passes the events to its observer.
   std::vector<transfer_event> take_transfer_events(time_type now) {
     const std::size_t ended_before = finished_.size();
     sync(now);
@@ -333,34 +352,35 @@ class image_staging {
 
   // ---- transactions (policy::lease::transactional_preparation) ------------------------------
 
-  // Between begin_transaction() and commit_transaction() every change this step makes is
-  // recorded in its journal (availability/journal.hpp); rollback_transaction() takes them all
-  // back, newest first, in place, without throwing. The lease scheduler wraps each of its
-  // public calls in one, so that a call that fails leaves the step as it was at a cost of what
-  // the call changed rather than a copy of the whole step. The link needs a backend that can
-  // undo a booking without throwing (nothrow_rollback_availability).
+  /// Between begin_transaction() and commit_transaction() every change this step makes is
+  /// recorded in its journal (availability/journal.hpp); rollback_transaction() takes them all
+  /// back, newest first, in place, without throwing. The lease scheduler wraps each of its
+  /// public calls in one, so that a call that fails leaves the step as it was at a cost of what
+  /// the call changed rather than a copy of the whole step. The link needs a backend that can
+  /// undo a booking without throwing (nothrow_rollback_availability).
   void begin_transaction() requires nothrow_rollback_availability<Link> {
     touched_.assign(caches_.size(), false);  // may throw: nothing has changed yet
     journal_.begin();
   }
-  // The call succeeded: forget how to undo it, and let the link forget the past up to the clock
-  // (which advance_to of a nothrow_rollback backend does without throwing for a later time).
+  /// The call succeeded: forget how to undo it, and let the link forget the past up to the clock
+  /// (which advance_to of a nothrow_rollback backend does without throwing for a later time).
   void commit_transaction() noexcept requires nothrow_rollback_availability<Link> {
     journal_.commit();
     link_.advance_to(now_);
   }
   void rollback_transaction() noexcept requires nothrow_rollback_availability<Link> {
     journal_.rollback();
-    // The memos are keyed by version_, which is not taken back: a memo made during the call
-    // would otherwise still match the link as it was restored.
+    /// The memos are keyed by version_, which is not taken back: a memo made during the call
+    /// would otherwise still match the link as it was restored.
     ++version_;
   }
+  /// Whether a transaction is open (between begin_transaction and its end).
   [[nodiscard]] bool in_transaction() const noexcept { return journal_.active(); }
 
   // ---- the preparation step (policy::lease::preparation) -----------------------------------
 
-  // Throws unknown_image for an image never added, invalid_request for a size that differs
-  // from the known one; changes nothing.
+  /// Throws unknown_image for an image never added, invalid_request for a size that differs
+  /// from the known one; changes nothing.
   void check_terms(const terms_type& t) const {
     if (!t.image) return;
     const auto it = images_.find(t.image->id);
@@ -372,10 +392,10 @@ class image_staging {
                                                         " MB, not ", t.image->size_mb));
   }
 
-  // When the lease's image can be on `node` (§3.2): now if cached, the arrival of a transfer
-  // already booked to that node, else the earlier of the end of a multicast it may join
-  // (piggybacking::join_multicast) and the end of the earliest slot for a new transfer;
-  // forever when the node's cache cannot make room for it.
+  /// When the lease's image can be on `node` (§3.2): now if cached, the arrival of a transfer
+  /// already booked to that node, else the earlier of the end of a multicast it may join
+  /// (piggybacking::join_multicast) and the end of the earliest slot for a new transfer;
+  /// forever when the node's cache cannot make room for it.
   [[nodiscard]] time_type ready_at(const terms_type& t, std::size_t node, time_type now) const {
     if (!t.image) return now;
     check_node("ready_at", node);
@@ -387,18 +407,18 @@ class image_staging {
     return fresh;
   }
 
-  // How long a best-effort lease starting as soon as possible waits for its image at most:
-  // until the end of the link's earliest slot for the transfer it would need (0 without an
-  // image). The scheduler treats such a lease as starting now, not as a future reservation.
+  /// How long a best-effort lease starting as soon as possible waits for its image at most:
+  /// until the end of the link's earliest slot for the transfer it would need (0 without an
+  /// image). The scheduler treats such a lease as starting now, not as a future reservation.
   [[nodiscard]] time_type lead_time(const terms_type& t, time_type now) const {
     if (!t.image) return 0;
     const time_type ready = new_transfer_ready(t, now);
     return ready == forever<time_type> ? time_type{0} : static_cast<time_type>(ready - now);
   }
 
-  // Advance reservations: 0 when the image will be on `node` by `start` without a new
-  // transfer (cached, or arriving through a transfer that cannot be withdrawn), 1 when it
-  // needs one, nullopt when the node's cache cannot make room for it.
+  /// Advance reservations: 0 when the image will be on `node` by `start` without a new
+  /// transfer (cached, or arriving through a transfer that cannot be withdrawn), 1 when it
+  /// needs one, nullopt when the node's cache cannot make room for it.
   [[nodiscard]] std::optional<int> reservation_rank(const terms_type& t, std::size_t node,
                                                     time_type start, time_type now) const {
     if (!t.image) return 0;
@@ -412,8 +432,8 @@ class image_staging {
     return 1;
   }
 
-  // Advance reservations: whether the transfers `nodes` need can be placed, with every
-  // pending deadline-driven transfer, so that all end by their deadlines.
+  /// Advance reservations: whether the transfers `nodes` need can be placed, with every
+  /// pending deadline-driven transfer, so that all end by their deadlines.
   [[nodiscard]] bool can_prepare(const terms_type& t, std::span<const std::size_t> nodes,
                                  time_type start, time_type now) const {
     if (!t.image) return true;
@@ -432,14 +452,14 @@ class image_staging {
     return place(trial, jobs, now);
   }
 
-  // Books what a lease placed on `nodes` over `booked` needs: references to images already
-  // there or arriving in time, and transfers for the rest (deadline-driven for advance
-  // reservations and immediate leases, earliest slot for best-effort leases; with
-  // piggybacking::join_multicast a best-effort lease's nodes without the image first join the
-  // earliest-ending best-effort multicast of it that has not started and ends by the start,
-  // if there is one). The scheduler
-  // calls it only where ready_at / can_prepare allowed it; if the transfers cannot be placed
-  // it throws insufficient_capacity and nothing changes.
+  /// Books what a lease placed on `nodes` over `booked` needs: references to images already
+  /// there or arriving in time, and transfers for the rest (deadline-driven for advance
+  /// reservations and immediate leases, earliest slot for best-effort leases; with
+  /// piggybacking::join_multicast a best-effort lease's nodes without the image first join the
+  /// earliest-ending best-effort multicast of it that has not started and ends by the start,
+  /// if there is one). The scheduler
+  /// calls it only where ready_at / can_prepare allowed it; if the transfers cannot be placed
+  /// it throws insufficient_capacity and nothing changes.
   void prepare(const terms_type& t, std::span<const std::size_t> nodes, interval<time_type> booked,
                time_type now) {
     using leasehold::detail::describe;
@@ -610,24 +630,24 @@ class image_staging {
     holds_.emplace(t.id, std::move(h));
   }
 
-  // The form of the preparation concept: booked from `start` on.
+  /// The form of the preparation concept: booked from `start` on.
   void prepare(const terms_type& t, std::span<const std::size_t> nodes, time_type start,
                time_type now) {
     prepare(t, nodes, interval<time_type>{start, forever<time_type>}, now);
   }
 
-  // The lease no longer needs what prepare booked (it ended, or it was unscheduled). Its
-  // references are dropped; transfers nobody needs any more are released if they have not
-  // started. Hits, misses and piggybacks count once the lease has begun.
-  //
-  // With shared templates (reuse), a transfer that still serves other leases keeps every
-  // destination, this lease's too: a multicast costs the link the same whatever its
-  // destinations, the template is reusable by any lease on the node, and a lease unbooked
-  // before it began is normally booked again at this very instant (slide-back or whole-queue
-  // re-planning), where it finds its image still arriving on time. Dropping those nodes made
-  // the re-booked lease wait for a new transfer queued behind the one it had just left (and
-  // slide-back then found the lease later than its own booking). A private copy (no reuse)
-  // serves only its lease: it stops going to a node as soon as nobody there needs it.
+  /// The lease no longer needs what prepare booked (it ended, or it was unscheduled). Its
+  /// references are dropped; transfers nobody needs any more are released if they have not
+  /// started. Hits, misses and piggybacks count once the lease has begun.
+  ///
+  /// With shared templates (reuse), a transfer that still serves other leases keeps every
+  /// destination, this lease's too: a multicast costs the link the same whatever its
+  /// destinations, the template is reusable by any lease on the node, and a lease unbooked
+  /// before it began is normally booked again at this very instant (slide-back or whole-queue
+  /// re-planning), where it finds its image still arriving on time. Dropping those nodes made
+  /// the re-booked lease wait for a new transfer queued behind the one it had just left (and
+  /// slide-back then found the lease later than its own booking). A private copy (no reuse)
+  /// serves only its lease: it stops going to a node as soon as nobody there needs it.
   void cancel(std::uint64_t id, time_type now) {
     sync(now);
     const auto it = holds_.find(id);
@@ -670,7 +690,7 @@ class image_staging {
     (void)journal_.erase(holds_, it);
   }
 
-  // Throws invariant_violation when the caches, transfers and link disagree. For tests.
+  /// Throws invariant_violation when the caches, transfers and link disagree. For tests.
   void validate() const {
     for (const auto& cache : caches_) cache.validate();
     std::map<std::pair<std::size_t, std::string>, std::size_t> refs;
@@ -717,8 +737,8 @@ class image_staging {
   };
   using job = detail::edf_job<time_type>;
 
-  // Started for good: the clock has passed its begin. (At its first instant it may still
-  // move or go away, as any call at that instant may plan leases again.)
+  /// Started for good: the clock has passed its begin. (At its first instant it may still
+  /// move or go away, as any call at that instant may plan leases again.)
   [[nodiscard]] static bool has_started(const transfer_type& tr, time_type now) {
     return tr.span.begin < now;
   }
@@ -743,16 +763,16 @@ class image_staging {
                                                         " nodes)"));
   }
 
-  // Shared templates are keyed by image; without reuse every lease has its own copy.
+  /// Shared templates are keyed by image; without reuse every lease has its own copy.
   [[nodiscard]] std::string key_for(const terms_type& t) const { return key_of(t.image->id, t.id); }
   [[nodiscard]] std::string key_of(const std::string& image, std::uint64_t lease) const {
     if (config_.reuse) return image;
     return image + "@lease-" + std::to_string(lease);
   }
 
-  // With piggybacking::join_multicast, for a best-effort lease: the best-effort multicast of
-  // its image that has not started and ends by `by`, the earliest-ending (then the oldest).
-  // Deadline-driven transfers are left alone: EDF may still move them.
+  /// With piggybacking::join_multicast, for a best-effort lease: the best-effort multicast of
+  /// its image that has not started and ends by `by`, the earliest-ending (then the oldest).
+  /// Deadline-driven transfers are left alone: EDF may still move them.
   [[nodiscard]] std::optional<std::uint64_t> joinable(const terms_type& t, time_type now,
                                                       time_type by) const {
     if (config_.piggyback != piggybacking::join_multicast ||
@@ -771,8 +791,8 @@ class image_staging {
     }
     return best;
   }
-  // The end of the multicast joinable(t, now, forever) finds, if any. Memoised: the slot
-  // table asks once per node.
+  /// The end of the multicast joinable(t, now, forever) finds, if any. Memoised: the slot
+  /// table asks once per node.
   [[nodiscard]] std::optional<time_type> joinable_end(const terms_type& t, time_type now) const {
     if (config_.piggyback != piggybacking::join_multicast) return std::nullopt;
     if (join_memo_ && join_memo_->now == now && join_memo_->version == version_ &&
@@ -784,8 +804,8 @@ class image_staging {
     return end;
   }
 
-  // An image arriving in time is as good as cached only if its transfer will happen: it has
-  // started, or a lease that cannot be preempted needs it.
+  /// An image arriving in time is as good as cached only if its transfer will happen: it has
+  /// started, or a lease that cannot be preempted needs it.
   [[nodiscard]] bool reliable(std::size_t node, const std::string& key,
                               const cache_entry<time_type>& e, time_type now) const {
     if (e.arrival <= now) return true;
@@ -795,9 +815,9 @@ class image_staging {
     return has_started(tr, now) || tr.is_protected();
   }
 
-  // End of the earliest slot for the transfers a best-effort lease would need: one multicast,
-  // or one unicast per node back to back (the worst case, so that prepare can always place
-  // them by the start the slot table picks). Memoised: the slot table asks once per node.
+  /// End of the earliest slot for the transfers a best-effort lease would need: one multicast,
+  /// or one unicast per node back to back (the worst case, so that prepare can always place
+  /// them by the start the slot table picks). Memoised: the slot table asks once per node.
   [[nodiscard]] time_type new_transfer_ready(const terms_type& t, time_type now) const {
     if (memo_ && memo_->id == t.id && memo_->now == now && memo_->version == version_)
       return memo_->ready;
@@ -836,8 +856,8 @@ class image_staging {
       }
   }
 
-  // Whether no lease needs `key` on `node` through the transfer (without reuse a node may
-  // receive several leases' private copies from one multicast it joined).
+  /// Whether no lease needs `key` on `node` through the transfer (without reuse a node may
+  /// receive several leases' private copies from one multicast it joined).
   [[nodiscard]] bool no_user_for(const transfer_type& tr, std::size_t node,
                                  const std::string& key) const {
     return std::ranges::none_of(tr.users, [&](const auto& kv) {
@@ -845,10 +865,10 @@ class image_staging {
     });
   }
 
-  // `key` will no longer reach `node` through its current transfer: drop the node from the
-  // transfer's destinations (unless another copy still reaches it through the transfer) and
-  // release a pending transfer left with no destination. Returns the users it served with
-  // `key` on that node.
+  /// `key` will no longer reach `node` through its current transfer: drop the node from the
+  /// transfer's destinations (unless another copy still reaches it through the transfer) and
+  /// release a pending transfer left with no destination. Returns the users it served with
+  /// `key` on that node.
   std::map<std::pair<std::uint64_t, std::size_t>, typename transfer_type::user> detach(
       std::size_t node, const std::string& key) {
     std::map<std::pair<std::uint64_t, std::size_t>, typename transfer_type::user> moved;
@@ -880,8 +900,8 @@ class image_staging {
     return moved;
   }
 
-  // Without reuse: erases `key` (one lease's private copy) wherever it is cached, unreferenced
-  // and no longer arriving, except on `keep`.
+  /// Without reuse: erases `key` (one lease's private copy) wherever it is cached, unreferenced
+  /// and no longer arriving, except on `keep`.
   void drop_orphans(const std::string& key, std::span<const std::size_t> keep) {
     for (std::size_t node = 0; node < caches_.size(); ++node) {
       const auto* e = caches_[node].find(key);
@@ -893,8 +913,8 @@ class image_staging {
     }
   }
 
-  // A transfer that has not started and serves nobody: it is sent nowhere, and the copies it
-  // was bringing (unreferenced) are dropped; detach releases its slot on the link.
+  /// A transfer that has not started and serves nobody: it is sent nowhere, and the copies it
+  /// was bringing (unreferenced) are dropped; detach releases its slot on the link.
   void withdraw(std::uint64_t transfer) {
     // Collected first, as detach erases entries (and, with the last, the transfer itself).
     const auto copies = arriving_through(transfers_.at(transfer));
@@ -907,8 +927,8 @@ class image_staging {
     }
   }
 
-  // The (node, image) copies still arriving through `tr`. Copies arrive only at a transfer's
-  // destinations, so only those nodes' entries are looked at, not every image in flight.
+  /// The (node, image) copies still arriving through `tr`. Copies arrive only at a transfer's
+  /// destinations, so only those nodes' entries are looked at, not every image in flight.
   [[nodiscard]] std::vector<std::pair<std::size_t, std::string>> arriving_through(
       const transfer_type& tr) const {
     std::vector<std::pair<std::size_t, std::string>> copies;
@@ -927,11 +947,11 @@ class image_staging {
     touched_[node] = true;
   }
 
-  // Eviction took `key` off `node`: if it was still arriving, stop sending it there.
+  /// Eviction took `key` off `node`: if it was still arriving, stop sending it there.
   void evicted(std::size_t node, const std::string& key) { (void)detach(node, key); }
 
-  // Moves the clock: transfers that have ended are retired (counted, their images now
-  // simply cached); private copies nobody references are dropped once they have arrived.
+  /// Moves the clock: transfers that have ended are retired (counted, their images now
+  /// simply cached); private copies nobody references are dropped once they have arrived.
   void sync(time_type now) {
     if (now < now_)
       throw invalid_request(leasehold::detail::describe(
@@ -993,12 +1013,12 @@ class image_staging {
   std::map<std::string, std::int64_t> images_;
   std::map<std::uint64_t, transfer_type> transfers_;
   std::vector<transfer_type> finished_;
-  std::map<std::pair<std::size_t, std::string>, std::uint64_t> incoming_;  // (node, key) -> id
+  std::map<std::pair<std::size_t, std::string>, std::uint64_t> incoming_;  ///< (node, key) -> id
   std::map<std::uint64_t, hold> holds_;
   staging_stats stats_;
   std::uint64_t next_transfer_id_ = 1;
-  std::uint64_t next_order_ = 1ull << 62;  // new jobs sort after every existing transfer id
-  std::uint64_t version_ = 0;              // bumped whenever the link changes
+  std::uint64_t next_order_ = 1ull << 62;  ///< new jobs sort after every existing transfer id
+  std::uint64_t version_ = 0;              ///< bumped whenever the link changes
   mutable std::optional<memo> memo_;
   mutable std::optional<join_memo> join_memo_;
   // Transfers announced at their first instant, as announced (take_transfer_events).

@@ -1,25 +1,26 @@
 #pragma once
 
-// policy::staging::naive_staging: the two naive staging strategies of Sotomayor, Keahey &
-// Foster, "Overhead Matters" (§4.2.1), as the preparation step of
-// policy::lease::lease_scheduler. The third strategy, Hybrid, books the link and is
-// image_staging with deadline_placement::as_early_as_possible (see staging_strategy).
-//
-//  - JIT starts a lease's transfers their estimated duration before its start; the estimate
-//    (§3.2) uses the image size and the number of nodes: n x s_I / B, rounded up to a tick.
-//  - Aggressive starts them when the lease is prepared (accepted).
-//  - Best-effort leases (no start) have their transfers started when they are prepared, with
-//    either strategy (Overhead Matters' ASAP workspaces).
-//
-// Neither strategy looks at the link before accepting: ready_at answers `now` and the
-// scheduler admits by node capacity alone. Every instance is sent to its node (no template
-// cache); transfers share the link as processor sharing (shared_link), so transfers that
-// overlap take longer than estimated and a client may get less than the time it asked for
-// (client satisfaction, §5.1). ready(lease) says when the last of a lease's images arrives.
-//
-// The policy never owns a clock: every call carries the caller's current time, which may
-// not go backwards. Times are integer ticks; a transfer under sharing may complete between
-// two ticks, and its image counts as there from the next whole tick (rounded up).
+/// \file
+/// policy::staging::naive_staging: the two naive staging strategies of Sotomayor, Keahey &
+/// Foster, "Overhead Matters" (§4.2.1), as the preparation step of
+/// policy::lease::lease_scheduler. The third strategy, Hybrid, books the link and is
+/// image_staging with deadline_placement::as_early_as_possible (see staging_strategy).
+///
+///  - JIT starts a lease's transfers their estimated duration before its start; the estimate
+///    (§3.2) uses the image size and the number of nodes: n x s_I / B, rounded up to a tick.
+///  - Aggressive starts them when the lease is prepared (accepted).
+///  - Best-effort leases (no start) have their transfers started when they are prepared, with
+///    either strategy (Overhead Matters' ASAP workspaces).
+///
+/// Neither strategy looks at the link before accepting: ready_at answers `now` and the
+/// scheduler admits by node capacity alone. Every instance is sent to its node (no template
+/// cache); transfers share the link as processor sharing (shared_link), so transfers that
+/// overlap take longer than estimated and a client may get less than the time it asked for
+/// (client satisfaction, §5.1). ready(lease) says when the last of a lease's images arrives.
+///
+/// The policy never owns a clock: every call carries the caller's current time, which may
+/// not go backwards. Times are integer ticks; a transfer under sharing may complete between
+/// two ticks, and its image counts as there from the next whole tick (rounded up).
 
 #include <algorithm>
 #include <array>
@@ -44,44 +45,58 @@
 
 namespace leasehold::policy::staging {
 
-// The staging strategies of Overhead Matters §4.2.1. jit and aggressive are naive_staging;
-// hybrid is image_staging with {.reuse = false, .mechanism = transfer_mechanism::unicast,
-// .deadline_transfers = deadline_placement::as_early_as_possible}.
+/// The staging strategies of Overhead Matters §4.2.1. jit and aggressive are naive_staging;
+/// hybrid is image_staging with {.reuse = false, .mechanism = transfer_mechanism::unicast,
+/// .deadline_transfers = deadline_placement::as_early_as_possible}.
 enum class staging_strategy { jit, aggressive, hybrid };
 
+/// Writes "JIT", "Aggressive" or "Hybrid".
 inline std::ostream& operator<<(std::ostream& out, staging_strategy s) {
   return leasehold::detail::write_enum_name(out, s, std::array{"JIT", "Aggressive", "Hybrid"});
 }
 
+/// The knobs of naive_staging.
 struct naive_staging_config {
-  double bandwidth_mb_s = 12.5;  // B: 100 Mb/s switched Ethernet, Overhead Matters §5
-  staging_strategy strategy = staging_strategy::jit;  // jit or aggressive
+  double bandwidth_mb_s = 12.5;  ///< B: 100 Mb/s switched Ethernet, Overhead Matters §5
+  staging_strategy strategy = staging_strategy::jit;  ///< jit or aggressive
 };
 
+/// JIT and Aggressive staging of Overhead Matters §4.2.1 as a preparation step: transfers start
+/// at fixed times and share the link (shared_link), so bursts make them late (see the file's
+/// description).
 template <time_value T = std::int64_t>
 class naive_staging {
  public:
+  /// The time type.
   using time_type = T;
+  /// The lease terms it prepares.
   using terms_type = lease::lease_terms<T>;
 
-  // One image sent to one node.
+  /// One image sent to one node.
   struct transfer {
+    /// The lease it is for.
     std::uint64_t lease = 0;
+    /// The destination node.
     std::size_t node = 0;
+    /// The image's size, MB.
     std::int64_t size_mb = 0;
-    T release{};  // when it starts on the link
-    T arrival{};  // when it has arrived (rounded up to a tick), given the transfers known now
+    /// When it starts on the link.
+    T release{};
+    /// When it has arrived (rounded up to a tick), given the transfers known now.
+    T arrival{};
   };
 
-  // Staging for `nodes` nodes. Throws invalid_request for zero nodes, a bandwidth that is not
-  // a positive finite number, or the hybrid strategy (which books the link: image_staging).
+  /// Staging for `nodes` nodes. Throws invalid_request for zero nodes, a bandwidth that is not
+  /// a positive finite number, or the hybrid strategy (which books the link: image_staging).
   naive_staging(std::size_t nodes, naive_staging_config config = {}, T origin = 0)
       : config_(check(nodes, config)), nodes_(nodes), now_(origin) {}
 
+  /// Its configuration.
   [[nodiscard]] const naive_staging_config& config() const noexcept { return config_; }
+  /// The number of nodes it stages to.
   [[nodiscard]] std::size_t node_count() const noexcept { return nodes_; }
 
-  // Throws invalid_request for an image whose size is not positive.
+  /// Throws invalid_request for an image whose size is not positive.
   void check_terms(const terms_type& t) const {
     if (t.image && t.image->size_mb <= 0)
       throw invalid_request(leasehold::detail::describe("naive_staging: lease ", t.id, ": image ",
@@ -89,15 +104,15 @@ class naive_staging {
                                                         " MB; sizes must be positive"));
   }
 
-  // The naive strategies do not plan the link: as far as they know, the image can be there now.
+  /// The naive strategies do not plan the link: as far as they know, the image can be there now.
   [[nodiscard]] T ready_at(const terms_type& /*terms*/, std::size_t node, T now) const {
     check_node("ready_at", node);
     return now;
   }
 
-  // Starts (aggressive, best-effort) or schedules (JIT) one transfer per node. Throws
-  // invalid_request, changing nothing, for a node out of range, a lease already prepared, a
-  // time before the last call, or bad terms.
+  /// Starts (aggressive, best-effort) or schedules (JIT) one transfer per node. Throws
+  /// invalid_request, changing nothing, for a node out of range, a lease already prepared, a
+  /// time before the last call, or bad terms.
   void prepare(const terms_type& t, std::span<const std::size_t> nodes, T start, T now) {
     using leasehold::detail::describe;
     check_now("prepare", now);
@@ -125,9 +140,9 @@ class naive_staging {
     project();
   }
 
-  // The lease no longer needs its images (it ended or was unscheduled): transfers that have
-  // not started by `now` are dropped; a transfer under way cannot be taken back and runs to
-  // its end (it keeps sharing the link). Throws invalid_request for a time before the last call.
+  /// The lease no longer needs its images (it ended or was unscheduled): transfers that have
+  /// not started by `now` are dropped; a transfer under way cannot be taken back and runs to
+  /// its end (it keeps sharing the link). Throws invalid_request for a time before the last call.
   void cancel(std::uint64_t id, T now) {
     check_now("cancel", now);
     now_ = now;
@@ -145,9 +160,9 @@ class naive_staging {
     project();
   }
 
-  // When the last image of the lease's latest preparation arrives (or is projected to, given
-  // the transfers known now; final once it is <= the last call's time); the time it was
-  // prepared if it needed none; nullopt for a lease never prepared.
+  /// When the last image of the lease's latest preparation arrives (or is projected to, given
+  /// the transfers known now; final once it is <= the last call's time); the time it was
+  /// prepared if it needed none; nullopt for a lease never prepared.
   [[nodiscard]] std::optional<T> ready(std::uint64_t id) const {
     const std::vector<std::size_t>* mine = nullptr;
     if (const auto it = prepared_.find(id); it != prepared_.end())
@@ -160,7 +175,7 @@ class naive_staging {
     return last;
   }
 
-  // Every transfer kept (started, or still to start), in the order they were prepared.
+  /// Every transfer kept (started, or still to start), in the order they were prepared.
   [[nodiscard]] const std::vector<transfer>& transfers() const noexcept { return transfers_; }
 
  private:
@@ -187,7 +202,7 @@ class naive_staging {
           "naive_staging ", operation, " at ", now, ": time went backwards (it is at ", now_, ")"));
   }
 
-  // Transfer indices moved when dropped ones were erased: rebuild the per-lease lists.
+  /// Transfer indices moved when dropped ones were erased: rebuild the per-lease lists.
   void reindex() {
     for (auto& [id, list] : prepared_) list.clear();
     for (auto& [id, list] : done_) list.clear();
@@ -200,9 +215,9 @@ class naive_staging {
     }
   }
 
-  // Replays the known transfers on a processor-sharing link from their releases: a pure
-  // function of what is known, so a later preparation can only change arrivals after its own
-  // time (it adds transfers released no earlier than that).
+  /// Replays the known transfers on a processor-sharing link from their releases: a pure
+  /// function of what is known, so a later preparation can only change arrivals after its own
+  /// time (it adds transfers released no earlier than that).
   void project() {
     std::vector<std::size_t> order(transfers_.size());
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -223,8 +238,8 @@ class naive_staging {
   std::size_t nodes_;
   T now_;
   std::vector<transfer> transfers_;
-  std::map<std::uint64_t, std::vector<std::size_t>> prepared_;  // lease -> its transfers
-  std::map<std::uint64_t, std::vector<std::size_t>> done_;      // cancelled leases' kept ones
+  std::map<std::uint64_t, std::vector<std::size_t>> prepared_;  ///< lease -> its transfers
+  std::map<std::uint64_t, std::vector<std::size_t>> done_;      ///< cancelled leases' kept ones
   std::map<std::uint64_t, T> prepared_at_;
 };
 

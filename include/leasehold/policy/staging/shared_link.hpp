@@ -1,13 +1,14 @@
 #pragma once
 
-// The repository link shared by concurrent transfers as processor sharing: k transfers in
-// progress each get B / k. This is how the naive staging strategies of Overhead Matters
-// (§4.2.1: JIT and Aggressive "naively start the image transfers at fixed times") behave:
-// transfers started close together slow each other down, "they take longer than estimated",
-// and deadlines are missed under bursts (§5.1, Trace II). The Hybrid strategy books the link
-// instead (repository_link), one transfer at a time.
-//
-// Times are doubles here: completions under sharing fall between ticks.
+/// \file
+/// The repository link shared by concurrent transfers as processor sharing: k transfers in
+/// progress each get B / k. This is how the naive staging strategies of Overhead Matters
+/// (§4.2.1: JIT and Aggressive "naively start the image transfers at fixed times") behave:
+/// transfers started close together slow each other down, "they take longer than estimated",
+/// and deadlines are missed under bursts (§5.1, Trace II). The Hybrid strategy books the link
+/// instead (repository_link), one transfer at a time.
+///
+/// Times are doubles here: completions under sharing fall between ticks.
 
 #include <algorithm>
 #include <cmath>
@@ -23,9 +24,11 @@
 
 namespace leasehold::policy::staging {
 
+/// The repository link under processor sharing: k concurrent transfers each get B / k (see the
+/// file's description). Times are doubles, as a transfer ends between ticks.
 class shared_link {
  public:
-  // Throws invalid_request for a bandwidth that is not a positive finite number.
+  /// Throws invalid_request for a bandwidth that is not a positive finite number.
   explicit shared_link(double bandwidth_mb_s, double origin = 0.0)
       : bandwidth_(bandwidth_mb_s), now_(origin) {
     if (!std::isfinite(bandwidth_mb_s) || bandwidth_mb_s <= 0.0)
@@ -33,12 +36,15 @@ class shared_link {
                                                         " MB/s must be a positive number"));
   }
 
+  /// The link's clock.
   [[nodiscard]] double now() const noexcept { return now_; }
+  /// How many transfers are in progress.
   [[nodiscard]] std::size_t active() const noexcept { return active_.size(); }
+  /// B, MB/s.
   [[nodiscard]] double bandwidth_mb_s() const noexcept { return bandwidth_; }
 
-  // Starts transfer `id` of `size_mb` at the current time. Throws invalid_request for a
-  // non-positive size.
+  /// Starts transfer `id` of `size_mb` at the current time. Throws invalid_request for a
+  /// non-positive size.
   void start(std::uint64_t id, double size_mb) {
     if (!(size_mb > 0.0) || !std::isfinite(size_mb))
       throw invalid_request(leasehold::detail::describe("shared_link: transfer ", id, " of ",
@@ -46,7 +52,7 @@ class shared_link {
     active_.push_back({id, size_mb});
   }
 
-  // When the next transfer in progress completes if nothing else starts; nullopt if idle.
+  /// When the next transfer in progress completes if nothing else starts; nullopt if idle.
   [[nodiscard]] std::optional<double> next_completion() const {
     if (active_.empty()) return std::nullopt;
     double least = std::numeric_limits<double>::infinity();
@@ -54,8 +60,8 @@ class shared_link {
     return now_ + least * static_cast<double>(active_.size()) / bandwidth_;
   }
 
-  // Moves the clock to t (>= now), sharing the bandwidth among the transfers in progress;
-  // returns the transfers completed by then with their completion times, in order.
+  /// Moves the clock to t (>= now), sharing the bandwidth among the transfers in progress;
+  /// returns the transfers completed by then with their completion times, in order.
   std::vector<std::pair<std::uint64_t, double>> advance_to(double t) {
     if (t < now_)
       throw invalid_request(leasehold::detail::describe("shared_link: advance_to(", t,

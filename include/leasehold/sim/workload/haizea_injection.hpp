@@ -1,14 +1,15 @@
 #pragma once
 
-// Haizea's old plain-text lease format, used by the advance-reservation injection files of
-// the Haizea paper (Sotomayor, Keahey & Foster, HPDC'08, §4.2): one lease a line, ten
-// whitespace-separated fields
-//
-//   arrival start duration real-duration nodes cpus memory-MB disk-MB 'image' image-MB
-//
-// with times in seconds from the start of the trace. Despite the files' .lwf extension
-// this is not the XML Lease Workload Format (haizea_lwf.hpp reads that). The image may be
-// quoted with ' or " (or not at all, if it has no blanks).
+/// \file
+/// Haizea's old plain-text lease format, used by the advance-reservation injection files of
+/// the Haizea paper (Sotomayor, Keahey & Foster, HPDC'08, §4.2): one lease a line, ten
+/// whitespace-separated fields
+///
+///   arrival start duration real-duration nodes cpus memory-MB disk-MB 'image' image-MB
+///
+/// with times in seconds from the start of the trace. Despite the files' .lwf extension
+/// this is not the XML Lease Workload Format (haizea_lwf.hpp reads that). The image may be
+/// quoted with ' or " (or not at all, if it has no blanks).
 
 #include <array>
 #include <cstddef>
@@ -27,32 +28,35 @@
 
 namespace leasehold::haizea {
 
-// One line of an injection file, field by field.
+/// One line of an injection file, field by field.
 struct injection {
-  std::int64_t arrival = 0;        // submit time, s
-  std::int64_t start = 0;          // requested start, s (advance notice = start - arrival)
-  std::int64_t duration = 0;       // requested duration, s
-  std::int64_t real_duration = 0;  // how long it really runs, s
-  std::int64_t nodes = 1;
-  std::int64_t cpus = 1;          // per node
-  std::int64_t memory_mb = 1024;  // per node
-  std::int64_t disk_mb = 0;       // extra disk per node
-  std::string image = "NONE.img";
-  std::int64_t image_mb = 0;
+  std::int64_t arrival = 0;        ///< submit time, s
+  std::int64_t start = 0;          ///< requested start, s (advance notice = start - arrival)
+  std::int64_t duration = 0;       ///< requested duration, s
+  std::int64_t real_duration = 0;  ///< how long it really runs, s
+  std::int64_t nodes = 1;          ///< how many nodes (VMs), one VM per node
+  std::int64_t cpus = 1;           ///< per node
+  std::int64_t memory_mb = 1024;   ///< per node
+  std::int64_t disk_mb = 0;        ///< extra disk per node
+  std::string image = "NONE.img";  ///< the disk image's name, as the file writes it
+  std::int64_t image_mb = 0;       ///< the disk image's size, MB
 
+  /// Equal when every field is equal.
   friend bool operator==(const injection&, const injection&) = default;
 };
 
+/// What reading does with a malformed line: stop with an error, or skip it and count it.
 enum class on_error { stop, skip };
 
+/// A whole injection file as read.
 struct injection_file {
-  std::vector<injection> leases;
-  std::size_t skipped = 0;  // malformed lines dropped under on_error::skip
+  std::vector<injection> leases;  ///< the well-formed lines, in file order
+  std::size_t skipped = 0;        ///< malformed lines dropped under on_error::skip
 };
 
 namespace detail {
 
-// Splits an injection line into its ten fields; the ninth may be quoted and hold blanks.
+/// Splits an injection line into its ten fields; the ninth may be quoted and hold blanks.
 inline std::size_t split_injection(std::string_view line, std::array<std::string_view, 10>& out,
                                    std::string& unquoted_image, std::size_t line_number) {
   std::size_t count = 0;
@@ -120,17 +124,17 @@ inline injection parse_injection(std::string_view line, std::size_t line_number)
 
 }  // namespace detail
 
-// Reads an injection file. Blank lines and lines starting with '#' or ';' are skipped.
-// A requested start before the arrival (even before 0) is data, not an error: four leases
-// of the paper's files have one (the generator's inter-arrival range (i - 1 h, i + 1 h)
-// goes negative when i < 1 h); a scheduler rejects them as unsatisfiable. For the same
-// reason arrivals are not always in order (in ten of the 72 files, e.g. 41 of the 815
-// lines of work_10-dur_1h-size_1small arrive before the line above them): the lines are
-// kept in file order, sort by submit time before simulating. Malformed lines (wrong field
-// count, a non-integer number, a negative number other than the start, a non-positive
-// duration or node count) throw
-// workload::parse_error with the line number under on_error::stop, or are dropped and
-// counted under on_error::skip.
+/// Reads an injection file. Blank lines and lines starting with '#' or ';' are skipped.
+/// A requested start before the arrival (even before 0) is data, not an error: four leases
+/// of the paper's files have one (the generator's inter-arrival range (i - 1 h, i + 1 h)
+/// goes negative when i < 1 h); a scheduler rejects them as unsatisfiable. For the same
+/// reason arrivals are not always in order (in ten of the 72 files, e.g. 41 of the 815
+/// lines of work_10-dur_1h-size_1small arrive before the line above them): the lines are
+/// kept in file order, sort by submit time before simulating. Malformed lines (wrong field
+/// count, a non-integer number, a negative number other than the start, a non-positive
+/// duration or node count) throw
+/// workload::parse_error with the line number under on_error::stop, or are dropped and
+/// counted under on_error::skip.
 inline injection_file read_injections(std::istream& in, on_error policy = on_error::stop) {
   injection_file file;
   leasehold::detail::line_reader lines(in);
@@ -148,7 +152,7 @@ inline injection_file read_injections(std::istream& in, on_error policy = on_err
   return file;
 }
 
-// Writes leases in the same format, one a line, image names in single quotes.
+/// Writes leases in the same format, one a line, image names in single quotes.
 inline void write_injections(std::ostream& out, const std::vector<injection>& leases) {
   for (const auto& l : leases)
     out << l.arrival << ' ' << l.start << ' ' << l.duration << ' ' << l.real_duration << ' '
@@ -156,15 +160,16 @@ inline void write_injections(std::ostream& out, const std::vector<injection>& le
         << "' " << l.image_mb << '\n';
 }
 
+/// How injection lines become lease_terms.
 struct injection_conversion {
-  // The injection files carry a placeholder image ('NONE.img', 600 MB); the paper assigns
-  // images itself (workload::assign_images), so by default the image is left unset.
+  /// The injection files carry a placeholder image ('NONE.img', 600 MB); the paper assigns
+  /// images itself (workload::assign_images), so by default the image is left unset.
   bool keep_image = false;
 };
 
-// An injection line as the advance-reservation lease it describes: kind
-// advance_reservation, not preemptible (Haizea paper §4.2), per-node vector
-// {cpus, memory, disk, 0}. The real duration is capped at the requested duration.
+/// An injection line as the advance-reservation lease it describes: kind
+/// advance_reservation, not preemptible (Haizea paper §4.2), per-node vector
+/// {cpus, memory, disk, 0}. The real duration is capped at the requested duration.
 template <time_value T = std::int64_t>
 [[nodiscard]] lease_terms<T> to_lease_terms(const injection& line, std::uint64_t id,
                                             const injection_conversion& options = {}) {
@@ -182,7 +187,7 @@ template <time_value T = std::int64_t>
   return lease;
 }
 
-// The whole file as leases with ids first_id, first_id + 1, ...
+/// The whole file as leases with ids first_id, first_id + 1, ...
 template <time_value T = std::int64_t>
 [[nodiscard]] std::vector<lease_terms<T>> to_lease_terms(const std::vector<injection>& lines,
                                                          std::uint64_t first_id = 0,

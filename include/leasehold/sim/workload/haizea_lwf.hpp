@@ -1,30 +1,33 @@
 #pragma once
 
-// Haizea's XML Lease Workload Format (LWF), read with Boost.PropertyTree:
-//
-//   <lease-workload name="...">
-//     <description>...</description>
-//     <site><resource-types names="CPU Memory"/>
-//           <nodes><node-set numnodes="4"><res type="CPU" amount="100"/>...</node-set></nodes>
-//     </site>
-//     <lease-requests>
-//       <lease-request arrival="00:15:00.00">
-//         <realduration time="00:20:00"/>                       (optional)
-//         <lease id="2" preemptible="false">
-//           <nodes><node-set numnodes="4"><res type="CPU" amount="100"/>...</node-set></nodes>
-//           <start/>  best-effort  |  <start><exact time="00:30:00"/></start>  advance
-//                     reservation  |  <start><now/></start>  immediate
-//           <duration time="00:30:00.00"/>
-//           <deadline time="..."/>                              (optional)
-//           <software><disk-image id="foo.img" size="1024"/></software>  or
-//           <software><none/></software>
-//         </lease>
-//       </lease-request>
-//     </lease-requests>
-//   </lease-workload>
-//
-// Times are HH:MM:SS[.ss] relative to the start of the workload (HH may exceed 23); the
-// fraction is rounded to the nearest second, as Haizea rounds its time deltas.
+/// \file
+/// Haizea's XML Lease Workload Format (LWF), read with Boost.PropertyTree:
+///
+/// \verbatim
+///   <lease-workload name="...">
+///     <description>...</description>
+///     <site><resource-types names="CPU Memory"/>
+///           <nodes><node-set numnodes="4"><res type="CPU" amount="100"/>...</node-set></nodes>
+///     </site>
+///     <lease-requests>
+///       <lease-request arrival="00:15:00.00">
+///         <realduration time="00:20:00"/>                       (optional)
+///         <lease id="2" preemptible="false">
+///           <nodes><node-set numnodes="4"><res type="CPU" amount="100"/>...</node-set></nodes>
+///           <start/>  best-effort  |  <start><exact time="00:30:00"/></start>  advance
+///                     reservation  |  <start><now/></start>  immediate
+///           <duration time="00:30:00.00"/>
+///           <deadline time="..."/>                              (optional)
+///           <software><disk-image id="foo.img" size="1024"/></software>  or
+///           <software><none/></software>
+///         </lease>
+///       </lease-request>
+///     </lease-requests>
+///   </lease-workload>
+/// \endverbatim
+///
+/// Times are HH:MM:SS[.ss] relative to the start of the workload (HH may exceed 23); the
+/// fraction is rounded to the nearest second, as Haizea rounds its time deltas.
 
 #include <algorithm>
 #include <cstddef>
@@ -47,54 +50,59 @@
 
 namespace leasehold::haizea {
 
-// A parse error in an LWF document: line() is the XML line for syntax errors and 0 for
-// content errors, whose message names the element instead.
+/// A parse error in an LWF document: line() is the XML line for syntax errors and 0 for
+/// content errors, whose message names the element instead.
 struct lwf_error : workload::parse_error {
   using workload::parse_error::parse_error;
 };
 
-// The most nodes one <nodes> element (the site's, or one request's) may describe, summed
-// over its node sets: a sanity limit, since the site becomes one slot table row per node and
-// a count read from a file must not be able to exhaust memory before anything is printed
-// (a "numnodes" of ten million took 14 GB). Ten times the largest machine in the Parallel
-// Workloads Archive's logs, far beyond any Haizea workload.
+/// The most nodes one `<nodes>` element (the site's, or one request's) may describe, summed
+/// over its node sets: a sanity limit, since the site becomes one slot table row per node and
+/// a count read from a file must not be able to exhaust memory before anything is printed
+/// (a "numnodes" of ten million took 14 GB). Ten times the largest machine in the Parallel
+/// Workloads Archive's logs, far beyond any Haizea workload.
 inline constexpr std::int64_t lwf_max_nodes = 100'000;
 
+/// A `<node-set>`: `count` alike nodes and what each holds.
 struct lwf_node_set {
-  std::int64_t count = 1;
-  std::vector<std::pair<std::string, std::int64_t>> resources;  // type, amount per node
+  std::int64_t count = 1;                                       ///< numnodes
+  std::vector<std::pair<std::string, std::int64_t>> resources;  ///< type, amount per node
 
+  /// Equal when count and resources (in order) are equal.
   friend bool operator==(const lwf_node_set&, const lwf_node_set&) = default;
 };
 
+/// One `<lease-request>` as written, before conversion to lease_terms.
 struct lwf_lease {
-  std::optional<std::uint64_t> id;
-  bool preemptible = true;
-  std::int64_t arrival = 0;  // s
-  lease_kind kind = lease_kind::best_effort;
-  std::optional<std::int64_t> start;  // exact start, advance reservations only
-  std::int64_t duration = 0;
-  std::optional<std::int64_t> real_duration;  // <realduration>, simulation only
-  std::optional<std::int64_t> deadline;
-  std::vector<lwf_node_set> nodes;
-  std::optional<disk_image> image;  // nullopt: <none/>, unmanaged software
+  std::optional<std::uint64_t> id;            ///< The lease's id attribute, when it has one.
+  bool preemptible = true;                    ///< The preemptible attribute.
+  std::int64_t arrival = 0;                   ///< s
+  lease_kind kind = lease_kind::best_effort;  ///< From the `<start>` element's form.
+  std::optional<std::int64_t> start;          ///< exact start, advance reservations only
+  std::int64_t duration = 0;                  ///< The requested duration, s.
+  std::optional<std::int64_t> real_duration;  ///< `<realduration>`, simulation only
+  std::optional<std::int64_t> deadline;       ///< `<deadline>`, s, when given.
+  std::vector<lwf_node_set> nodes;            ///< The nodes the lease asks for.
+  std::optional<disk_image> image;            ///< nullopt: `<none/>`, unmanaged software
 
+  /// Equal when every field is equal.
   friend bool operator==(const lwf_lease&, const lwf_lease&) = default;
 };
 
+/// A whole LWF document as read_lwf returns it.
 struct lwf_workload {
-  std::string name;
-  std::string description;
-  std::vector<std::string> resource_types;  // of the <site>
-  std::vector<lwf_node_set> site;           // empty when the file has no <site>
-  std::vector<lwf_lease> requests;
+  std::string name;                         ///< The name attribute of `<lease-workload>`.
+  std::string description;                  ///< The `<description>` text.
+  std::vector<std::string> resource_types;  ///< of the `<site>`
+  std::vector<lwf_node_set> site;           ///< empty when the file has no `<site>`
+  std::vector<lwf_lease> requests;          ///< The lease requests, in document order.
 };
 
 namespace detail {
 
 using tree = boost::property_tree::ptree;
 
-// "HH:MM:SS[.ss]" -> seconds, or nullopt.
+/// "HH:MM:SS[.ss]" -> seconds, or nullopt.
 inline std::optional<std::int64_t> parse_time(std::string_view text) {
   text = leasehold::detail::trim(text);
   std::int64_t parts[3] = {0, 0, 0};
@@ -288,18 +296,19 @@ class lwf_reader {
 
 }  // namespace detail
 
-// Reads an LWF document. Throws lwf_error: with the XML line for malformed XML, and naming
-// the element (e.g. "<lease-request> #3 (arrival 01:00:00): <duration> lacks the
-// attribute 'time'") for missing or malformed content.
+/// Reads an LWF document. Throws lwf_error: with the XML line for malformed XML, and naming
+/// the element (e.g. "`<lease-request>` #3 (arrival 01:00:00): `<duration>` lacks the
+/// attribute 'time'") for missing or malformed content.
 inline lwf_workload read_lwf(std::istream& in) {
   detail::lwf_reader reader;
   return reader.run(in);
 }
 
+/// How LWF amounts become lease_terms' units.
 struct lwf_conversion {
-  // Haizea counts CPU in percent of a CPU ("100" is one CPU); lease_terms counts whole
-  // CPUs by default, so amounts are divided by this and must divide evenly. Set it to 1 to
-  // keep Haizea's share units (then size the cluster in the same units).
+  /// Haizea counts CPU in percent of a CPU ("100" is one CPU); lease_terms counts whole
+  /// CPUs by default, so amounts are divided by this and must divide evenly. Set it to 1 to
+  /// keep Haizea's share units (then size the cluster in the same units).
   std::int64_t cpu_divisor = 100;
 };
 
@@ -311,10 +320,10 @@ inline void check_cpu_divisor(const lwf_conversion& options) {
 }
 }  // namespace detail
 
-// One node set as a per-node vector in lease_terms' units. Resource types: CPU, Memory (MB),
-// Disk (MB), Net-in / Net-out (MB/s; the larger one goes to network_mbps); any other type, or
-// a CPU amount that cpu_divisor does not divide, is an lwf_error whose message starts with
-// `context` (the element it came from).
+/// One node set as a per-node vector in lease_terms' units. Resource types: CPU, Memory (MB),
+/// Disk (MB), Net-in / Net-out (MB/s; the larger one goes to network_mbps); any other type, or
+/// a CPU amount that cpu_divisor does not divide, is an lwf_error whose message starts with
+/// `context` (the element it came from).
 [[nodiscard]] inline node_resources node_resources_of(const lwf_node_set& set,
                                                       const lwf_conversion& options,
                                                       std::string_view context) {
@@ -341,16 +350,16 @@ inline void check_cpu_divisor(const lwf_conversion& options) {
   return vector;
 }
 
-// The cluster a document's <site> describes, for a slot table of alike nodes.
+/// The cluster a document's `<site>` describes, for a slot table of alike nodes.
 struct lwf_site {
-  std::size_t nodes = 0;
-  node_resources per_node{0, 0, 0, 0};
-  bool has_disk = false;  // a node set names Disk (else nothing can hold suspended memory)
+  std::size_t nodes = 0;                ///< How many nodes, over every node set.
+  node_resources per_node{0, 0, 0, 0};  ///< What each node holds.
+  bool has_disk = false;  ///< a node set names Disk (else nothing can hold suspended memory)
 };
 
-// Every node set of <site> must describe the same node, as a slot table's nodes are alike;
-// their counts are summed. A document without a <site>, or whose <site> has no nodes or
-// differing node sets, is an lwf_error.
+/// Every node set of `<site>` must describe the same node, as a slot table's nodes are alike;
+/// their counts are summed. A document without a `<site>`, or whose `<site>` has no nodes or
+/// differing node sets, is an lwf_error.
 [[nodiscard]] inline lwf_site site_of(const lwf_workload& workload,
                                       const lwf_conversion& options = {}) {
   detail::check_cpu_divisor(options);
@@ -372,10 +381,10 @@ struct lwf_site {
   return site;
 }
 
-// The requests as lease_terms, in file order. A lease's node sets must be identical apart
-// from their counts (lease_terms holds one per-node vector); the node counts are summed.
-// Resources convert as node_resources_of says. Ids are the file's, or the position in the
-// file when absent. The real duration defaults to the duration and is capped by it.
+/// The requests as lease_terms, in file order. A lease's node sets must be identical apart
+/// from their counts (lease_terms holds one per-node vector); the node counts are summed.
+/// Resources convert as node_resources_of says. Ids are the file's, or the position in the
+/// file when absent. The real duration defaults to the duration and is capped by it.
 template <time_value T = std::int64_t>
 [[nodiscard]] std::vector<lease_terms<T>> to_lease_terms(const lwf_workload& workload,
                                                          const lwf_conversion& options = {}) {

@@ -1,12 +1,13 @@
 #pragma once
 
-// Disk image assignment for the Haizea paper's image experiments (§4.2): every request
-// gets one image, chosen
-//   single  - the same image for all;
-//   uniform - uniformly among `images` (37 in the paper);
-//   skewed  - 7 images at 10 % each and 30 at 1 % each (the paper's list);
-//   weighted - with the user's integer weights, one per image.
-// Every image has the same size (4 GB in the paper).
+/// \file
+/// Disk image assignment for the Haizea paper's image experiments (§4.2): every request
+/// gets one image, chosen
+///   single  - the same image for all;
+///   uniform - uniformly among `images` (37 in the paper);
+///   skewed  - 7 images at 10 % each and 30 at 1 % each (the paper's list);
+///   weighted - with the user's integer weights, one per image.
+/// Every image has the same size (4 GB in the paper).
 
 #include <cstdint>
 #include <span>
@@ -19,17 +20,19 @@
 
 namespace leasehold::workload {
 
+/// How images are chosen (see the file's description).
 enum class image_popularity { single, uniform, skewed, weighted };
 
+/// What assign_images gives the leases.
 struct image_assignment {
-  image_popularity popularity = image_popularity::single;
-  std::size_t images = 37;                  // for uniform (skewed always has 37)
-  std::vector<std::uint64_t> weights = {};  // for weighted: one per image
-  std::int64_t size_mb = 4096;
-  std::string prefix = "image-";  // ids are prefix + index from 0, e.g. "image-0"
+  image_popularity popularity = image_popularity::single;  ///< how an image is chosen
+  std::size_t images = 37;                                 ///< for uniform (skewed always has 37)
+  std::vector<std::uint64_t> weights = {};                 ///< for weighted: one per image
+  std::int64_t size_mb = 4096;                             ///< every image's size, MB
+  std::string prefix = "image-";  ///< ids are prefix + index from 0, e.g. "image-0"
 };
 
-// The popularity weights the assignment uses, one per image.
+/// The popularity weights the assignment uses, one per image.
 [[nodiscard]] inline std::vector<std::uint64_t> image_weights(const image_assignment& a) {
   switch (a.popularity) {
     case image_popularity::single:
@@ -52,7 +55,7 @@ struct image_assignment {
   return a.weights;
 }
 
-// Sets the image of every lease (overwriting any).
+/// Sets the image of every lease (overwriting any).
 template <time_value T>
 void assign_images(std::span<lease_terms<T>> leases, const image_assignment& assignment,
                    std::uint64_t seed) {
@@ -67,6 +70,7 @@ void assign_images(std::span<lease_terms<T>> leases, const image_assignment& ass
   }
 }
 
+/// The same over a vector of leases.
 template <time_value T>
 void assign_images(std::vector<lease_terms<T>>& leases, const image_assignment& assignment,
                    std::uint64_t seed) {

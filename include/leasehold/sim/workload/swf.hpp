@@ -1,25 +1,26 @@
 #pragma once
 
-// Reading and writing the Standard Workload Format of the Parallel Workloads Archive
-// (Feitelson et al.): header comments starting with ';', then one job a line as 18
-// whitespace-separated fields, -1 meaning "unknown".
-//
-// What the reader accepts and what it rejects:
-// - Real logs have quirks that are data, not errors: run time -1, run time above the
-//   requested time, requested time <= 0, -1 in any field. They are kept as they are; the
-//   lease conversion (swf_leases.hpp) decides what they mean.
-// - Errors: a line with other than 18 fields, a field that is not a number, a negative
-//   submit time, a submit time before the previous record's, a processor count (allocated
-//   or requested) below -1 (no job runs on -4 processors, and -1 is the only "unknown"), and
-//   a header key the reader knows (MaxProcs, ...) with a value that is not an integer. With
-//   on_error::stop the first one throws parse_error (line number and offending text); with
-//   on_error::skip the line is dropped and counted in log::skipped.
-// - Field 6 (average CPU time) is a real number; "-1" reads as -1.0 (unknown).
-// - A fractional number in an integer field (e.g. "12.5" memory, which some converted logs
-//   contain) is rounded to the nearest integer by default (ties away from zero), or
-//   rejected with read_options::fractions = fraction_policy::reject. An integral value
-//   written with a fraction ("300.0") or an exponent ("3e2") is always accepted.
-// - Blank lines are ignored. '\r\n' line ends read like '\n'.
+/// \file
+/// Reading and writing the Standard Workload Format of the Parallel Workloads Archive
+/// (Feitelson et al.): header comments starting with ';', then one job a line as 18
+/// whitespace-separated fields, -1 meaning "unknown".
+///
+/// What the reader accepts and what it rejects:
+/// - Real logs have quirks that are data, not errors: run time -1, run time above the
+///   requested time, requested time <= 0, -1 in any field. They are kept as they are; the
+///   lease conversion (swf_leases.hpp) decides what they mean.
+/// - Errors: a line with other than 18 fields, a field that is not a number, a negative
+///   submit time, a submit time before the previous record's, a processor count (allocated
+///   or requested) below -1 (no job runs on -4 processors, and -1 is the only "unknown"), and
+///   a header key the reader knows (MaxProcs, ...) with a value that is not an integer. With
+///   on_error::stop the first one throws parse_error (line number and offending text); with
+///   on_error::skip the line is dropped and counted in log::skipped.
+/// - Field 6 (average CPU time) is a real number; "-1" reads as -1.0 (unknown).
+/// - A fractional number in an integer field (e.g. "12.5" memory, which some converted logs
+///   contain) is rounded to the nearest integer by default (ties away from zero), or
+///   rejected with read_options::fractions = fraction_policy::reject. An integral value
+///   written with a fraction ("300.0") or an exponent ("3e2") is always accepted.
+/// - Blank lines are ignored. `\r\n` line ends read like `\n`.
 
 #include <array>
 #include <charconv>
@@ -41,69 +42,89 @@ namespace leasehold::swf {
 
 using detail::fraction_policy;
 
-// The header keys a simulation needs; every comment line is also kept, in order, in
-// `comments` (without the ';' and surrounding blanks), so nothing of the header is lost.
+/// The header keys a simulation needs; every comment line is also kept, in order, in
+/// `comments` (without the ';' and surrounding blanks), so nothing of the header is lost.
 struct header {
+  ///@{
+  /// MaxNodes, MaxProcs, UnixStartTime: empty when the header does not give them.
   std::optional<std::int64_t> max_nodes, max_procs, unix_start_time;
-  std::string time_zone;  // TimeZoneString, e.g. "US/Pacific"
-  std::vector<std::string> comments;
+  ///@}
+  std::string time_zone;              ///< TimeZoneString, e.g. "US/Pacific"
+  std::vector<std::string> comments;  ///< every comment line, in order
   // Beyond the contract:
-  std::optional<std::int64_t> max_jobs, max_records;  // MaxJobs, MaxRecords
-  std::vector<std::string> notes;  // each "Note:" with its indented continuation lines, '\n'-joined
+  ///@{
+  /// MaxJobs, MaxRecords: empty when the header does not give them.
+  std::optional<std::int64_t> max_jobs, max_records;
+  ///@}
+  std::vector<std::string>
+      notes;  ///< each "Note:" with its indented continuation lines, '\n'-joined
 
+  /// Equal when every key and comment is equal.
   friend bool operator==(const header&, const header&) = default;
 };
 
-// The 18 SWF fields in order; -1 = unknown, as in the format.
+/// The 18 SWF fields in order; -1 = unknown, as in the format.
 struct record {
+  ///@{
+  /// The SWF fields 1-18 in order: job number, submit time, wait time, run time, allocated
+  /// processors, average CPU time, used memory, requested processors, requested time,
+  /// requested memory, status, user, group, executable, queue, partition, preceding job,
+  /// think time (times in seconds); -1 where the log does not know.
   std::int64_t job, submit, wait, run_time, allocated_procs;
   double avg_cpu_time;
   std::int64_t used_memory, requested_procs, requested_time, requested_memory, status, user, group,
       executable, queue, partition, preceding_job, think_time;
+  ///@}
 
+  /// Equal when every field is equal.
   friend bool operator==(const record&, const record&) = default;
 };
 
+/// The number of fields of an SWF line.
 inline constexpr std::size_t field_count = 18;
 
-// Status values (field 11) the lease conversion cares about.
-inline constexpr std::int64_t status_failed = 0;
-inline constexpr std::int64_t status_completed = 1;
-inline constexpr std::int64_t status_cancelled = 5;
+/// Status values (field 11) the lease conversion cares about.
+inline constexpr std::int64_t status_failed = 0;     ///< the job failed
+inline constexpr std::int64_t status_completed = 1;  ///< the job completed
+inline constexpr std::int64_t status_cancelled = 5;  ///< cancelled (before or while running)
 
+/// A whole SWF log as read.
 struct log {
-  header head;
-  std::vector<record> records;
-  std::size_t skipped = 0;  // malformed lines dropped under on_error::skip
+  header head;                  ///< the header's keys and comments
+  std::vector<record> records;  ///< the job lines, in file order
+  std::size_t skipped = 0;      ///< malformed lines dropped under on_error::skip
 
+  /// Equal when header, records and skipped count are equal.
   friend bool operator==(const log&, const log&) = default;
 };
 
+/// What reading does with a malformed line: stop with parse_error, or skip it and count it.
 enum class on_error { stop, skip };
 
-// A malformed line; line() is its 1-based number.
+/// A malformed line; line() is its 1-based number.
 struct parse_error : workload::parse_error {
   using workload::parse_error::parse_error;
 };
 
+/// How read() treats malformed lines and fractional values.
 struct read_options {
-  on_error policy = on_error::stop;
-  fraction_policy fractions = fraction_policy::round;
-  std::size_t expected_records = 0;  // a capacity hint, e.g. the MaxRecords of a known log
-  // Under on_error::skip, called with each malformed line's error before the line is dropped,
-  // so that a caller can report which lines were skipped and why, not only how many.
+  on_error policy = on_error::stop;                    ///< stop at or skip a malformed line
+  fraction_policy fractions = fraction_policy::round;  ///< round or reject a fraction
+  std::size_t expected_records = 0;  ///< a capacity hint, e.g. the MaxRecords of a known log
+  /// Under on_error::skip, called with each malformed line's error before the line is dropped,
+  /// so that a caller can report which lines were skipped and why, not only how many.
   std::function<void(const parse_error&)> on_skipped{};
 };
 
 namespace detail {
 
-// A comment body (after the ';') indented by at least two blanks continues the Note above.
+/// A comment body (after the ';') indented by at least two blanks continues the Note above.
 constexpr bool continues(std::string_view body) noexcept {
   return body.size() > 2 && leasehold::detail::is_blank(body[0]) &&
          leasehold::detail::is_blank(body[1]);
 }
 
-// Splits a "Key: value" comment; false when the text before the colon is not one word.
+/// Splits a "Key: value" comment; false when the text before the colon is not one word.
 inline bool split_key(std::string_view comment, std::string_view& key, std::string_view& value) {
   const auto colon = comment.find(':');
   if (colon == std::string_view::npos || colon == 0) return false;
@@ -114,8 +135,8 @@ inline bool split_key(std::string_view comment, std::string_view& key, std::stri
   return true;
 }
 
-// The leading integer of a header value: "184  ( 6,  171,   7)" (SDSC DataStar lists its
-// partitions after the total) reads as 184.
+/// The leading integer of a header value: "184  ( 6,  171,   7)" (SDSC DataStar lists its
+/// partitions after the total) reads as 184.
 inline std::optional<std::int64_t> header_integer(std::string_view value) {
   std::int64_t number = 0;
   const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
@@ -155,7 +176,7 @@ class reader {
     return result;
   }
 
-  // Parses one line; throws parse_error naming `line_`.
+  /// Parses one line; throws parse_error naming `line_`.
   record parse_record(std::string_view text) {
     in_note_ = false;
     std::array<std::string_view, field_count> fields;
@@ -271,19 +292,20 @@ class reader {
 
 }  // namespace detail
 
-// Reads a whole SWF log. Throws parse_error at the first malformed line under
-// on_error::stop; under on_error::skip drops malformed lines and counts them.
+/// Reads a whole SWF log. Throws parse_error at the first malformed line under
+/// on_error::stop; under on_error::skip drops malformed lines and counts them.
 inline log read(std::istream& in, const read_options& options) {
   detail::reader parser(options);
   return parser.run(in);
 }
 
+/// read(in, read_options{.policy = policy}).
 inline log read(std::istream& in, on_error policy = on_error::stop) {
   return read(in, read_options{.policy = policy});
 }
 
-// Writes one record as an SWF line (no newline). Integers as they are; field 6 in the
-// shortest form that reads back to the same double.
+/// Writes one record as an SWF line (no newline). Integers as they are; field 6 in the
+/// shortest form that reads back to the same double.
 inline void write_record(std::ostream& out, const record& r) {
   std::array<char, 32> buffer{};
   const auto cpu = std::to_chars(buffer.data(), buffer.data() + buffer.size(), r.avg_cpu_time);
@@ -295,9 +317,9 @@ inline void write_record(std::ostream& out, const record& r) {
       << r.think_time;
 }
 
-// Writes a log that read() turns back into an equal log (skipped is not written). The
-// comments are written as they are; a header field that no comment carries (e.g. a
-// header built in code) gets its own "; Key: value" line first.
+/// Writes a log that read() turns back into an equal log (skipped is not written). The
+/// comments are written as they are; a header field that no comment carries (e.g. a
+/// header built in code) gets its own "; Key: value" line first.
 inline void write(std::ostream& out, const log& data) {
   const auto& head = data.head;
   const auto carried = [&](std::string_view wanted) {
@@ -328,9 +350,9 @@ inline void write(std::ostream& out, const log& data) {
         out << ";       " << rest.substr(0, newline) << '\n';
       }
     }
-  // Continuation lines of a Note are written indented so they read back as part of it.
+  /// Continuation lines of a Note are written indented so they read back as part of it.
   std::size_t note = 0;
-  std::string_view pending;  // the continuation lines of the last Note not yet written
+  std::string_view pending;  ///< the continuation lines of the last Note not yet written
   for (const auto& comment : head.comments) {
     std::string_view key, value;
     const auto newline = pending.find('\n');
