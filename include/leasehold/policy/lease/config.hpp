@@ -92,6 +92,18 @@ enum class replanning { whole_queue, slide_back };
 // booked in either (the paper's non-blocking switch).
 enum class migration_step { with_resume, transfer_first };
 
+// Which version of Haizea's code scheduler_config::with_haizea() follows, where its code
+// differs from our reading of the paper. hpdc08: the code behind the paper's runs (overhead
+// once per lease, held after an early end; stretched reservations rounded up; a backfilling
+// reservation held until its lease ends). tests: the later code behind Haizea's test
+// scenarios (overhead per VM, nodes freed at once after an early end, shutdown inside an
+// advance reservation; what with_haizea_choices() has always meant).
+enum class haizea_preset { hpdc08, tests };
+
+inline std::ostream& operator<<(std::ostream& out, haizea_preset p) {
+  return out << (p == haizea_preset::hpdc08 ? "hpdc08" : "tests");
+}
+
 template <time_value T = std::int64_t>
 struct scheduler_config {
   backfilling backfill = backfilling::aggressive();
@@ -147,6 +159,15 @@ struct scheduler_config {
   // A fixed time for every suspension / resume instead of memory / rate.
   std::optional<T> suspend_time_fixed;
   std::optional<T> resume_time_fixed;
+  // A best-effort lease booked for a future start (a backfilling reservation) counts against
+  // backfill.max_reservations() until its segment ends, not only until it begins: while it
+  // runs, no other queued lease may take a future reservation, and queued leases start only
+  // at an event where they fit at once. The paper-era Haizea's counter drops when the
+  // reserved lease's VMs end (or it is preempted before it begins).
+  bool reservation_held_until_end = false;
+  // With stretch_reservations, the stretched duration is rounded up (ceil(d x 1.05)), as the
+  // paper-era Haizea's rounding of time deltas does, instead of down.
+  bool stretch_rounds_up = false;
 
   // Table 1's configurations (§4.4).
   [[nodiscard]] static scheduler_config novm_nosr() {
@@ -163,15 +184,38 @@ struct scheduler_config {
   }
   [[nodiscard]] static scheduler_config vm_predeploy() { return {}; }
 
-  // This configuration with every choice of Haizea's own code (above) made as Haizea made it.
+  // This configuration with every choice of Haizea's own code (above) made as Haizea made it:
+  // the same as with_haizea(haizea_preset::tests), the later code behind Haizea's test
+  // scenarios.
   [[nodiscard]] scheduler_config with_haizea_choices() const {
+    return with_haizea(haizea_preset::tests);
+  }
+
+  // This configuration with Haizea's own choices as one version of its code made them
+  // (haizea_preset above). The rates, the slowdown and the boot + shutdown time are left as
+  // they are: they are the cluster's, not the code's.
+  [[nodiscard]] scheduler_config with_haizea(haizea_preset preset) const {
     scheduler_config c = *this;
     c.stretch_reservations = true;
-    c.overhead_per_vm = true;
-    c.reservation_overhead_inside = true;
-    c.shutdown_after_early_end = false;
     c.replan = replanning::slide_back;
     c.migration_booking = migration_step::transfer_first;
+    switch (preset) {
+      case haizea_preset::tests:
+        c.overhead_per_vm = true;
+        c.reservation_overhead_inside = true;
+        c.shutdown_after_early_end = false;
+        break;
+      case haizea_preset::hpdc08:
+        // The boot + shutdown time is added once per lease to both its requested and its
+        // real duration, and to an advance reservation after its stretched duration: once
+        // per lease, after the run, held after an early end too.
+        c.overhead_per_vm = false;
+        c.reservation_overhead_inside = false;
+        c.shutdown_after_early_end = true;
+        c.stretch_rounds_up = true;
+        c.reservation_held_until_end = true;
+        break;
+    }
     return c;
   }
 };

@@ -54,6 +54,7 @@ class best_effort_planning : public Base {
       for (const std::uint64_t id :
            std::vector<std::uint64_t>(this->reserved_.begin(), this->reserved_.end())) {
         record_type& l = this->leases_.at(id);
+        if (l.state != lease_state::scheduled) continue;  // running, holding its reservation
         this->unbook(l, this->now_);
         this->enqueue(l);
       }
@@ -133,7 +134,8 @@ class best_effort_planning : public Base {
     seg.finish = static_cast<time_type>(old.finish - shift);
     const std::uint64_t id = l.terms.id;
     this->book(l, std::move(seg));
-    if (l.state == lease_state::scheduled) this->log_.insert(this->reserved_, id);
+    if (l.state == lease_state::scheduled || this->config_.reservation_held_until_end)
+      this->log_.insert(this->reserved_, id);
   }
 
   // The queue in the order it is served now: FIFO, or by the queue order's keys (asked afresh,

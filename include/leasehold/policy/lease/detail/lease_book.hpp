@@ -133,7 +133,9 @@ class lease_book {
   void on_segment_begin(record_type& l, time_type at) {
     log_.save(l);
     l.state = lease_state::running;
-    log_.erase(reserved_, l.terms.id);
+    // A backfilling reservation is given back when its lease begins, or, as the paper-era
+    // Haizea does, when the segment ends (unbook()).
+    if (!config_.reservation_held_until_end) log_.erase(reserved_, l.terms.id);
     const segment_type& seg = *l.current;
     if (seg.migrates) ++l.migrations;
     if (!l.first_start) {
@@ -306,7 +308,9 @@ class lease_book {
   std::vector<record_type> finished_;    // finished leases not yet taken
   std::map<std::uint64_t, record_type> leases_;
   std::set<std::pair<time_type, std::uint64_t>> queue_;  // (submit, id): FIFO by submit time
-  std::set<std::uint64_t> reserved_;  // best-effort leases booked for a future begin
+  // Best-effort leases booked for a future begin (with reservation_held_until_end, also those
+  // running the segment they were booked for).
+  std::set<std::uint64_t> reserved_;
   std::set<event> events_;
   std::vector<std::vector<std::uint64_t>> on_node_;  // leases with a segment on each node
 };
