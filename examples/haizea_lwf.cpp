@@ -27,6 +27,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -55,10 +56,14 @@ struct options {
   std::string lwf;
   std::string config = "VM";
   bool haizea_choices = false;
+  std::string haizea_preset;  // "" none, else a name of haizea_presets
   std::string backfilling = "aggressive";
   bool no_migration = false;
   double suspend_rate = 50.0;
   double resume_rate = 50.0;
+  std::optional<T> suspend_time;  // fixed, instead of memory / rate
+  std::optional<T> resume_time;
+  double migration_mb_s = 10.0;
   T boot_shutdown = 20;
   std::int64_t slowdown_percent = 5;
   std::string images = "none";
@@ -67,6 +72,10 @@ struct options {
   std::int64_t cpu_divisor = 100;
   std::string per_job;
 };
+
+// --haizea-preset: the presets of scheduler_config::with_haizea.
+const std::map<std::string, lease::haizea_preset> haizea_presets{
+    {"hpdc08", lease::haizea_preset::hpdc08}, {"tests", lease::haizea_preset::tests}};
 
 // A document that cannot be turned into a cluster and leases: the message is printed after
 // the path.
@@ -88,9 +97,12 @@ lease::scheduler_config<T> config_of(const options& o) {
   if (o.no_migration) c.migrate = lease::migration::none;
   c.suspend_rate_mb_s = o.suspend_rate;
   c.resume_rate_mb_s = o.resume_rate;
+  c.suspend_time_fixed = o.suspend_time;
+  c.resume_time_fixed = o.resume_time;
+  c.network_mb_s = o.migration_mb_s;
   c.boot_shutdown = o.boot_shutdown;
   c.runtime_slowdown_percent = o.slowdown_percent;
-  return o.haizea_choices ? c.with_haizea_choices() : c;
+  return o.haizea_preset.empty() ? c : c.with_haizea(haizea_presets.at(o.haizea_preset));
 }
 
 std::string node_list(const std::vector<std::size_t>& nodes) {
@@ -147,7 +159,8 @@ int report(const Scheduler& scheduler, const std::string& name,
            const options& o) {
   std::cout << "leasehold " << lh::version_string << ", workload \"" << name
             << "\": " << leases.size() << " leases on " << shape.nodes << " nodes, " << o.config
-            << (o.haizea_choices ? " with Haizea's choices" : "") << '\n';
+            << (o.haizea_preset.empty() ? "" : " with Haizea's choices (" + o.haizea_preset + ")")
+            << '\n';
   print_schedule(scheduler, leases, std::cout);
   if (o.per_job.empty()) return 0;
   std::ofstream out;
@@ -233,9 +246,15 @@ int main(int argc, char** argv) {
                  "leases in VMs (VM: slowdown and boot/shutdown apply) or not")
       ->check(CLI::IsMember({"NOVM-NOSR", "NOVM-SR", "VM"}))
       ->capture_default_str();
-  app.add_flag("--haizea-choices", o.haizea_choices,
-               "make every choice as the paper-era Haizea's code did "
-               "(scheduler_config::with_haizea_choices)");
+  auto* choices_opt = app.add_flag("--haizea-choices", o.haizea_choices,
+                                   "the same as --haizea-preset tests "
+                                   "(scheduler_config::with_haizea_choices)");
+  app.add_option("--haizea-preset", o.haizea_preset,
+                 "make Haizea's own choices as one version of its code did "
+                 "(scheduler_config::with_haizea): hpdc08 (the code behind the paper's runs) or "
+                 "tests (the later code behind Haizea's test scenarios)")
+      ->check(CLI::IsMember(haizea_presets))
+      ->excludes(choices_opt);
   app.add_option("--backfilling", o.backfilling, "best-effort backfilling")
       ->check(CLI::IsMember({"off", "aggressive", "conservative"}))
       ->capture_default_str();
@@ -244,6 +263,19 @@ int main(int argc, char** argv) {
       ->check(examples::finite() & CLI::Range(0.001, 1e6))
       ->capture_default_str();
   app.add_option("--resume-rate", o.resume_rate, "MB/s at which it is restored")
+      ->check(examples::finite() & CLI::Range(0.001, 1e6))
+      ->capture_default_str();
+  app.add_option("--suspend-time", o.suspend_time,
+                 "a fixed time, s, for every suspension instead of memory / rate (Haizea's "
+                 "override-suspend-time)")
+      ->check(CLI::Range(T{0}, T{86'400}));
+  app.add_option("--resume-time", o.resume_time,
+                 "a fixed time, s, for every resume instead of memory / rate (Haizea's "
+                 "override-resume-time)")
+      ->check(CLI::Range(T{0}, T{86'400}));
+  app.add_option("--migration-mb-s", o.migration_mb_s,
+                 "the link a migration moves the image instance and memory state over, MB/s "
+                 "(Haizea's imagetransfer-bandwidth in Mbit/s, / 8)")
       ->check(examples::finite() & CLI::Range(0.001, 1e6))
       ->capture_default_str();
   app.add_option("--boot-shutdown", o.boot_shutdown, "seconds to boot and shut down a VM")
@@ -271,6 +303,7 @@ int main(int argc, char** argv) {
   app.add_option("--per-job", o.per_job,
                  "also write every lease in Batsim's jobs.csv layout to this file");
   if (const auto code = examples::parse(app, argc, argv)) return *code;
+  if (o.haizea_choices) o.haizea_preset = "tests";
   try {
     return run(o);
   } catch (const std::exception& e) {

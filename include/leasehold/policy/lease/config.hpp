@@ -122,7 +122,9 @@ struct scheduler_config {
   // state file should they be suspended.
   bool reserve_disk_for_memory_state = true;
   // Which components of the resource vector are memory and disk (lease_terms.hpp); Haizea's
-  // vector by default. The scheduler checks them against its vector's size.
+  // vector by default. The scheduler checks them against its vector's size. Nodes whose disk
+  // component is 0 (Haizea's sites of CPU and memory only) model no disk: nothing is booked
+  // there for memory state or migration transfers.
   resource_layout layout{};
   // Every public call gives the strong guarantee: if it throws (std::bad_alloc included), the
   // scheduler is unchanged and the observer has heard nothing of it. An undo log records each

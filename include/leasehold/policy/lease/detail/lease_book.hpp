@@ -115,9 +115,15 @@ class lease_book {
   // when it may be suspended (§3.2).
   [[nodiscard]] capacity_type booked_vector(const terms_type& t) const {
     capacity_type v = t.per_node;
-    if (may_suspend(t) && config_.reserve_disk_for_memory_state && config_.layout.disk)
+    if (may_suspend(t) && config_.reserve_disk_for_memory_state && models_disk())
       v[*config_.layout.disk] += t.per_node[config_.layout.memory];
     return v;
+  }
+  // Whether the nodes have a disk to book: a disk component in the layout, with capacity. A
+  // cluster whose disk component is 0 (Haizea's sites of CPU and memory only) models none, so
+  // nothing is booked on it for memory state or migrations.
+  [[nodiscard]] bool models_disk() const {
+    return config_.layout.disk && table_.per_node_total()[*config_.layout.disk] > 0;
   }
   [[nodiscard]] bool may_suspend(const terms_type& t) const {
     return t.kind == lease_kind::best_effort && t.preemptible && config_.suspend == suspension::all;
@@ -276,9 +282,10 @@ class lease_book {
       std::decay_t<std::invoke_result_t<const NodeChoice&, const node_candidate<table_type>&>>;
 
   // What a transfer_first migration holds on each destination node: disk for the image
-  // instance and the memory state (s_I + m MB), or nothing without a disk component.
+  // instance and the memory state (s_I + m MB), or nothing when the nodes have no disk
+  // (models_disk()).
   [[nodiscard]] std::optional<capacity_type> transfer_vector(const terms_type& t) const {
-    if (!config_.layout.disk) return std::nullopt;
+    if (!models_disk()) return std::nullopt;
     capacity_type v{};
     v[*config_.layout.disk] = static_cast<typename capacity_type::value_type>(
         t.per_node[config_.layout.memory] + (t.image ? t.image->size_mb : 0));
