@@ -159,7 +159,8 @@ struct object_fields<policy::lease::scheduler_config<T>> {
       field{"resume_time_fixed", &C::resume_time_fixed, older},
       // Absent in checkpoints written before the paper-era Haizea's choices: off.
       field{"reservation_held_until_end", &C::reservation_held_until_end, older},
-      field{"stretch_rounds_up", &C::stretch_rounds_up, older}};
+      field{"stretch_rounds_up", &C::stretch_rounds_up, older},
+      field{"suspend_thresholds_per_state", &C::suspend_thresholds_per_state, older}};
 };
 
 // The scheduler's state (policy/lease/scheduler_state.hpp, from export_state()). The queue,

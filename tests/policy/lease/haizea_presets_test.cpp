@@ -1,8 +1,8 @@
 // scheduler_config::with_haizea(haizea_preset): Haizea's own choices as the code behind the
 // paper's runs (hpdc08) and the later code behind Haizea's test scenarios (tests) made them,
-// and the two options only hpdc08 turns on (a backfilling reservation held until its lease's
-// segment ends; stretched reservations rounded up), each on a hand-computed case beside the
-// default.
+// and the options only hpdc08 turns on (a backfilling reservation held until its lease's
+// segment ends; stretched reservations rounded up; suspension thresholds by state), each on a
+// hand-computed case beside the default; and Haizea's migrate scenario on a site without disk.
 //
 // Nodes of {1 CPU, 1024 MB, 10000 MB disk, 10 MB/s}; leases ask {1 CPU, 1024 MB} per node.
 
@@ -66,6 +66,7 @@ TEST_CASE("haizea presets: what each preset sets, and with_haizea_choices is tes
   CHECK(tests.reservation_overhead_inside);
   CHECK_FALSE(tests.shutdown_after_early_end);
   CHECK_FALSE(tests.reservation_held_until_end);
+  CHECK_FALSE(tests.suspend_thresholds_per_state);
   CHECK(tests.replan == replanning::slide_back);
   CHECK(tests.migration_booking == migration_step::transfer_first);
 
@@ -76,6 +77,7 @@ TEST_CASE("haizea presets: what each preset sets, and with_haizea_choices is tes
   CHECK_FALSE(hpdc08.reservation_overhead_inside);
   CHECK(hpdc08.shutdown_after_early_end);
   CHECK(hpdc08.reservation_held_until_end);
+  CHECK(hpdc08.suspend_thresholds_per_state);
   CHECK(hpdc08.replan == replanning::slide_back);
   CHECK(hpdc08.migration_booking == migration_step::transfer_first);
 
@@ -91,6 +93,7 @@ TEST_CASE("haizea presets: what each preset sets, and with_haizea_choices is tes
   CHECK(alias.reservation_overhead_inside == tests.reservation_overhead_inside);
   CHECK(alias.shutdown_after_early_end == tests.shutdown_after_early_end);
   CHECK(alias.reservation_held_until_end == tests.reservation_held_until_end);
+  CHECK(alias.suspend_thresholds_per_state == tests.suspend_thresholds_per_state);
   CHECK(alias.replan == tests.replan);
   CHECK(alias.migration_booking == tests.migration_booking);
 
@@ -234,6 +237,76 @@ TEST_CASE("haizea presets: a running lease's reservation travels in the exported
                        "scheduler state: lease 3 holds a reservation but is not a scheduled "
                        "best-effort lease",
                        invalid_request);
+}
+
+TEST_CASE("haizea presets: suspension thresholds by the lease's state") {
+  // One node, no VMs, suspension and migration allowed (NOVM-SR); 1024 MB: suspend and resume
+  // ceil(1024 / 50) = 21 s, migration ceil(1024 / 10) = 103 s. Thresholds: a first start
+  // 2 x (0 + 0 + 21) = 42, a resume (migration allowed) 2 x (103 + 2 x 21) = 290. Migrations
+  // are transferred first and bookings kept (as in hpdc08), so a migration that would resume
+  // no sooner is not made, and a booked resume is not planned again (and so put off) at every
+  // event.
+  //
+  // L (1000 s) at 0, an AR holding the node over [50, 150). Default: a start needs
+  // minimum_run (21 + 21) + 21 = 63 s before the AR: L waits for it, [150, 1150). Per state:
+  // the 50 s window exceeds 42: L runs [0, 29), suspends by 50; its resume waits for the
+  // migration time even in place, to 50 + 103 = 153: resume [153, 174), run [174, 1145).
+  for (const bool per_state : {false, true}) {
+    CAPTURE(per_state);
+    auto c = scheduler_config<T>::novm_sr();
+    c.migration_booking = migration_step::transfer_first;  // as in hpdc08
+    c.replan = replanning::slide_back;                     // bookings kept, as in hpdc08
+    c.suspend_thresholds_per_state = per_state;
+    auto s = make(c, 1);
+    (void)s.submit(reservation(1, 0, 50, 1, 100), 0);
+    (void)s.submit(best_effort(2, 0, 1, 1000), 0);
+    run_to_end(s);
+    const auto& l = s.lease(2);
+    if (!per_state) {
+      CHECK(only(s, 2).span == interval<T>{150, 1150});
+      continue;
+    }
+    REQUIRE(l.history.size() == 2);
+    CHECK(l.history[0].span == interval<T>{0, 50});
+    CHECK(l.history[0].run == interval<T>{0, 29});
+    CHECK(l.history[1].span == interval<T>{153, 1145});
+    CHECK(l.history[1].run == interval<T>{174, 1145});
+    CHECK(l.migrations == 0);
+  }
+
+  // L (1000 s) starts at 0; at 10 an AR for [200, 300) arrives. Default: L is suspended by
+  // 200, run [0, 179), and resumes at 300: [300, 321), run [321, 1142). Per state: by 200 L
+  // would have run 200 s < 290: it is cancelled at 10 (its 10 s lost) and requeued; the
+  // 190 s before the AR exceed 42, so it starts again at once: run [10, 179), suspended by
+  // 200, resumed from 200 + 103 = 303: [303, 324), run the 831 s left, [324, 1155).
+  for (const bool per_state : {false, true}) {
+    CAPTURE(per_state);
+    auto c = scheduler_config<T>::novm_sr();
+    c.migration_booking = migration_step::transfer_first;  // as in hpdc08
+    c.replan = replanning::slide_back;                     // bookings kept, as in hpdc08
+    c.suspend_thresholds_per_state = per_state;
+    auto s = make(c, 1);
+    (void)s.submit(best_effort(2, 0, 1, 1000), 0);
+    CHECK(s.submit(reservation(1, 10, 200, 1, 100), 10).outcome == admission::accepted);
+    run_to_end(s);
+    const auto& l = s.lease(2);
+    if (!per_state) {
+      REQUIRE(l.history.size() == 2);
+      CHECK(l.history[0].run == interval<T>{0, 179});
+      CHECK(l.history[1].span == interval<T>{300, 1142});
+      CHECK(l.cancellations == 0);
+      continue;
+    }
+    REQUIRE(l.history.size() == 3);
+    CHECK(l.history[0].span == interval<T>{0, 10});
+    CHECK(l.history[0].outcome == segment_outcome::cancelled);
+    CHECK(l.history[1].span == interval<T>{10, 200});
+    CHECK(l.history[1].run == interval<T>{10, 179});
+    CHECK(l.history[2].span == interval<T>{303, 1155});
+    CHECK(l.history[2].run == interval<T>{324, 1155});
+    CHECK(l.cancellations == 1);
+    CHECK(l.suspensions == 1);
+  }
 }
 
 TEST_CASE("haizea presets: a suspended lease migrates on a site without disk (Haizea's migrate)") {

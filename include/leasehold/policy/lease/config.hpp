@@ -167,6 +167,15 @@ struct scheduler_config {
   // at an event where they fit at once. The paper-era Haizea's counter drops when the
   // reserved lease's VMs end (or it is preempted before it begins).
   bool reservation_held_until_end = false;
+  // The paper-era Haizea's suspension thresholds instead of minimum_run, by the lease's state.
+  // A lease is started or resumed where it must be suspended again only if the window (resume,
+  // run and suspension) is longer than 2 x (boot_shutdown + its image's preparation + its
+  // suspension) for a first start, 2 x 2 x its suspension for a resume, or 2 x (its
+  // migration + 2 x its suspension) for a resume when migration is allowed; then a resume also
+  // waits for the migration time on its own nodes. A running lease preempted less than
+  // 2 x (its migration + 2 x its suspension) after its run began is cancelled and requeued,
+  // its work lost, rather than suspended.
+  bool suspend_thresholds_per_state = false;
   // With stretch_reservations, the stretched duration is rounded up (ceil(d x 1.05)), as the
   // paper-era Haizea's rounding of time deltas does, instead of down.
   bool stretch_rounds_up = false;
@@ -216,6 +225,7 @@ struct scheduler_config {
         c.shutdown_after_early_end = true;
         c.stretch_rounds_up = true;
         c.reservation_held_until_end = true;
+        c.suspend_thresholds_per_state = true;
         break;
     }
     return c;

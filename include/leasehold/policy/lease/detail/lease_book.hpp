@@ -125,6 +125,17 @@ class lease_book {
   [[nodiscard]] bool models_disk() const {
     return config_.layout.disk && table_.per_node_total()[*config_.layout.disk] > 0;
   }
+  // suspend_thresholds_per_state (Haizea's paper-era code): how long a window that ends in a
+  // suspension must exceed for a lease that starts afresh after `preparation` seconds of
+  // image preparation, or that resumes.
+  [[nodiscard]] time_type suspend_threshold(const terms_type& t, bool resumes,
+                                            time_type preparation) const {
+    const time_type suspend = suspend_time(t);
+    if (!resumes) return static_cast<time_type>(2 * (overhead(t) + preparation + suspend));
+    if (config_.migrate == migration::allowed)
+      return static_cast<time_type>(2 * (migration_time(t) + 2 * suspend));
+    return static_cast<time_type>(2 * 2 * suspend);
+  }
   [[nodiscard]] bool may_suspend(const terms_type& t) const {
     return t.kind == lease_kind::best_effort && t.preemptible && config_.suspend == suspension::all;
   }
