@@ -100,6 +100,12 @@ TEST_CASE("haizea presets: what each preset sets, and with_haizea_choices is tes
   std::ostringstream names;
   names << haizea_preset::hpdc08 << ' ' << haizea_preset::tests;
   CHECK(names.str() == "hpdc08 tests");
+
+  // A value naming no preset: refused, the configuration unchanged (it is const).
+  CHECK_THROWS_WITH_AS((void)base.with_haizea(static_cast<haizea_preset>(7)),
+                       "scheduler_config::with_haizea: haizea_preset(7) is not a preset (hpdc08 "
+                       "or tests)",
+                       invalid_request);
 }
 
 TEST_CASE("haizea presets: a backfilling reservation held until its lease ends") {

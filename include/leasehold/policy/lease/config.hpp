@@ -11,6 +11,8 @@
 #include <optional>
 #include <ostream>
 
+#include "leasehold/core/detail/describe.hpp"
+#include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
 
@@ -101,7 +103,13 @@ enum class migration_step { with_resume, transfer_first };
 enum class haizea_preset { hpdc08, tests };
 
 inline std::ostream& operator<<(std::ostream& out, haizea_preset p) {
-  return out << (p == haizea_preset::hpdc08 ? "hpdc08" : "tests");
+  switch (p) {
+    case haizea_preset::hpdc08:
+      return out << "hpdc08";
+    case haizea_preset::tests:
+      return out << "tests";
+  }
+  return out << "haizea_preset(" << static_cast<int>(p) << ')';
 }
 
 template <time_value T = std::int64_t>
@@ -204,8 +212,12 @@ struct scheduler_config {
 
   // This configuration with Haizea's own choices as one version of its code made them
   // (haizea_preset above). The rates, the slowdown and the boot + shutdown time are left as
-  // they are: they are the cluster's, not the code's.
+  // they are: they are the cluster's, not the code's. Throws invalid_request for a value that
+  // names no preset.
   [[nodiscard]] scheduler_config with_haizea(haizea_preset preset) const {
+    if (preset != haizea_preset::hpdc08 && preset != haizea_preset::tests)
+      throw invalid_request(leasehold::detail::describe("scheduler_config::with_haizea: ", preset,
+                                                        " is not a preset (hpdc08 or tests)"));
     scheduler_config c = *this;
     c.stretch_reservations = true;
     c.replan = replanning::slide_back;
