@@ -8,6 +8,8 @@
 //   haizea_lwf scenario.lwf                         the paper's VM configuration
 //   haizea_lwf scenario.lwf --suspend-rate 32 --resume-rate 32 --haizea-choices
 //   haizea_lwf scenario.lwf --images reuse --per-job jobs.csv
+//   haizea_lwf scenario.lwf --haizea-preset tests --suspend-time 4 --resume-time 36
+//   haizea_lwf workload.lwf --inject injection.lwf
 //
 // Mapping of a Haizea configuration file onto the options (only these are modelled):
 //   [scheduling] backfilling, suspension, migration      --backfilling, --config, --no-migration
@@ -16,6 +18,9 @@
 //   [deploy-imagetransfer] diskimage-reuse: image-caches  --images reuse
 //   imagetransfer-bandwidth (Mbit/s) / 8                   --image-mb-s
 //   diskimage-cache-size (MB)                              --cache-mb
+//   override-suspend-time / override-resume-time (s)       --suspend-time / --resume-time
+//   [tracefile] injectionfile                              --inject
+// With --images transfer or reuse the image transfers are printed after the leases.
 //
 // Exit codes: 0 after a run, 1 when the document cannot be read or scheduled (the message
 // names the path and, for XML errors, the line), 2 for a bad command line.
@@ -54,6 +59,7 @@ namespace {
 
 struct options {
   std::string lwf;
+  std::string inject;  // a second LWF document whose leases join the first's
   std::string config = "VM";
   bool haizea_choices = false;
   std::string haizea_preset;  // "" none, else a name of haizea_presets
@@ -127,6 +133,27 @@ const char* outcome_name(lease::segment_outcome outcome) {
   return "?";
 }
 
+// The image transfers of a run with image staging, as they ended (the observer hears each
+// once it is over; one withdrawn at its first instant is not heard as finished).
+class transfer_log : public lease::lease_observer<T> {
+ public:
+  void on_transfer_finished(const lease::transfer_notice<T>& transfer) override {
+    finished.push_back(transfer);
+  }
+  std::vector<lease::transfer_notice<T>> finished;
+};
+
+void print_transfers(const std::vector<lease::transfer_notice<T>>& transfers, std::ostream& out) {
+  out << "image transfers: " << transfers.size() << '\n';
+  for (const auto& t : transfers) {
+    std::string leases;
+    for (const std::uint64_t id : t.leases)
+      leases += (leases.empty() ? "" : " ") + std::to_string(id);
+    out << "        [" << t.span.begin << ", " << t.span.end << ") " << t.image << " (" << t.size_mb
+        << " MB) to " << node_list(t.nodes) << " for leases {" << leases << "}\n";
+  }
+}
+
 // One line per lease (file order), then one indented line per stretch it ran.
 template <class Scheduler>
 void print_schedule(const Scheduler& scheduler, const std::vector<lease::lease_terms<T>>& leases,
@@ -156,12 +183,13 @@ void print_schedule(const Scheduler& scheduler, const std::vector<lease::lease_t
 template <class Scheduler>
 int report(const Scheduler& scheduler, const std::string& name,
            const std::vector<lease::lease_terms<T>>& leases, const lh::haizea::lwf_site& shape,
-           const options& o) {
+           const options& o, const transfer_log* transfers) {
   std::cout << "leasehold " << lh::version_string << ", workload \"" << name
             << "\": " << leases.size() << " leases on " << shape.nodes << " nodes, " << o.config
             << (o.haizea_preset.empty() ? "" : " with Haizea's choices (" + o.haizea_preset + ")")
             << '\n';
   print_schedule(scheduler, leases, std::cout);
+  if (transfers != nullptr) print_transfers(transfers->finished, std::cout);
   if (o.per_job.empty()) return 0;
   std::ofstream out;
   if (!examples::open_output(out, o.per_job)) return 1;
@@ -191,7 +219,31 @@ int run(const options& o) {
     const auto workload = lh::haizea::read_lwf(in);
     const lh::haizea::lwf_conversion conversion{.cpu_divisor = o.cpu_divisor};
     const auto shape = lh::haizea::site_of(workload, conversion);
-    const auto leases = lh::haizea::to_lease_terms<T>(workload, conversion);
+    auto leases = lh::haizea::to_lease_terms<T>(workload, conversion);
+    if (!o.inject.empty()) {
+      // Haizea's injection file: its leases join the workload's (Haizea numbers leases as it
+      // reads them, so the injected ones follow the workload's highest id) and are printed
+      // after them. Its <site>, if any, is not used.
+      if (!examples::check_input(o.inject)) return 1;
+      std::ifstream injected_in(o.inject);
+      if (!injected_in) {
+        std::cerr << "error: cannot open " << o.inject << " for reading\n";
+        return 1;
+      }
+      std::vector<lease::lease_terms<T>> injected;
+      try {
+        injected = lh::haizea::to_lease_terms<T>(lh::haizea::read_lwf(injected_in), conversion);
+      } catch (const lh::error& e) {
+        std::cerr << "error: " << o.inject << ": " << e.what() << '\n';
+        return 1;
+      }
+      std::uint64_t next = 0;
+      for (const auto& l : leases) next = std::max(next, l.id);
+      for (auto& l : injected) {
+        l.id = ++next;
+        leases.push_back(l);
+      }
+    }
     // Checked here too (the scheduler refuses a second submit) so that a bad document fails
     // before any simulation, naming the file.
     std::set<std::uint64_t> ids;
@@ -204,13 +256,13 @@ int run(const options& o) {
     // lease's memory state is not charged to a disk that is not modelled.
     if (!shape.has_disk) config.reserve_disk_for_memory_state = false;
     using table = lh::cluster::slot_table<lh::free_list<T, lease::node_resources>>;
-    auto replay = [&](auto& scheduler) {
+    auto replay = [&](auto& scheduler, const transfer_log* transfers) {
       lh::sim::simulate_leases(scheduler, leases);
-      return report(scheduler, workload.name, leases, shape, o);
+      return report(scheduler, workload.name, leases, shape, o, transfers);
     };
     if (o.images == "none") {
       lease::lease_scheduler<> scheduler(table(shape.nodes, shape.per_node), config);
-      return replay(scheduler);
+      return replay(scheduler, nullptr);
     }
     staging::staging_config sc = o.images == "reuse" ? staging::staging_config::vm_reuse()
                                                      : staging::staging_config::vm_mult();
@@ -222,7 +274,9 @@ int run(const options& o) {
       if (l.image && known.insert(l.image->id).second) images.add_image(*l.image);
     lease::lease_scheduler<lh::free_list<T, lease::node_resources>, staging::image_staging<>>
         scheduler(table(shape.nodes, shape.per_node), config, std::move(images));
-    return replay(scheduler);
+    transfer_log transfers;
+    scheduler.set_observer(&transfers);
+    return replay(scheduler, &transfers);
   } catch (const lh::haizea::lwf_error& e) {
     // what() already starts with "line N: " for XML errors; content errors name the element.
     std::cerr << "error: " << o.lwf << ": " << e.what() << '\n';
@@ -242,6 +296,9 @@ int main(int argc, char** argv) {
       "Runs one Haizea LWF document (XML, e.g. Haizea's tests/*.lwf) through the lease "
       "scheduler and prints each lease's schedule."};
   app.add_option("lwf", o.lwf, "the LWF document")->required();
+  app.add_option("--inject", o.inject,
+                 "an injection file (another LWF document) whose leases join the first's, as "
+                 "Haizea's injectionfile");
   app.add_option("--config", o.config,
                  "leases in VMs (VM: slowdown and boot/shutdown apply) or not")
       ->check(CLI::IsMember({"NOVM-NOSR", "NOVM-SR", "VM"}))
