@@ -14,6 +14,8 @@
 // Usage: haizea_experiment [--all] [--generated] [--jobs N] [--csv FILE] [--seed N]
 //                          [--days D] [--configs NAME,NAME...] [--no-timing]
 //                          [--piggyback join_multicast|same_node] [--image-mb-s R]
+//                          [--haizea-preset hpdc08|tests | --haizea-choices]
+//                          [--migration-mb-s R]
 //                          [--shard I/N [--shard-dir DIR] | --merge DIR]
 //   --all        run all 72 workloads (with a progress bar on a terminal), not just three
 //   --generated  ignore ../shared and generate the workloads (without it, a missing
@@ -29,6 +31,12 @@
 //                multicast of its image not yet started; same_node: only a transfer already
 //                bound for that node (the figures before the option)
 //   --image-mb-s R  the repository link for images, MB/s (default the paper's 10)
+//   --haizea-preset  Haizea's own choices as its code made them (scheduler_config::
+//                with_haizea): hpdc08, the code behind the paper's runs (its no-AR baseline
+//                ends at the paper's 2,674,265 s), or tests, the later code behind Haizea's
+//                test scenarios; --haizea-choices is the same as --haizea-preset tests
+//   --migration-mb-s R  the link migrations use, MB/s (default the paper's 10; 12.5, Haizea's
+//                100 Mbit/s, with --haizea-preset hpdc08)
 //   --shard I/N  run only the runs whose index is I modulo N (run 0 is the no-AR baseline)
 //                and write their raw results to --shard-dir/shard-I-of-N.txt; in a Slurm job
 //                array, taken from SLURM_ARRAY_TASK_ID/_MIN/_COUNT (docs/sweeps.md)
