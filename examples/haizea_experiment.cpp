@@ -397,21 +397,22 @@ struct best_effort_summary {
 };
 
 void print_best_effort(const sweep& s, const best_effort_summary& b) {
-  std::cout
-      << "Best-effort leases: " << b.leases << " ("
-      << (s.generated ? "generated" : "blue-30days.swf") << "), " << b.withdrawable
-      << (s.cancelled == "queue_until_wait"
-              ? " cancelled while waiting: held in the queue until submit + wait, never "
-                "started"
-              : " withdrawn if not started by submit + wait")
-      << (s.haizea != "0" ? "; Haizea's own choices of its " + s.haizea + " code" : std::string())
-      << (s.migration_mb_s != 10.0
-              ? "; migrations at " + (std::ostringstream() << s.migration_mb_s).str() + " MB/s"
-              : std::string())
-      << (s.piggyback == "same_node" ? "; best-effort leases join no other lease's multicast" : "")
-      << (s.image_mb_s != 10.0 ? "; images at " + std::to_string(s.image_mb_s) + " MB/s"
-                               : std::string())
-      << '\n';
+  std::cout << "Best-effort leases: " << b.leases << " ("
+            << (s.generated ? "generated" : "blue-30days.swf") << "), " << b.withdrawable
+            << (s.cancelled == "queue_until_wait"
+                    ? " cancelled while waiting: held in the queue until submit + wait, never "
+                      "started"
+                    : " withdrawn if not started by submit + wait")
+            << (s.haizea != "0" ? "; Haizea's own choices on (" + s.haizea + ")" : std::string())
+            << (s.migration_mb_s != 10.0
+                    ? "; migrations at " + (std::ostringstream() << s.migration_mb_s).str() +
+                          " MB/s"
+                    : std::string())
+            << (s.piggyback == "same_node" ? "; best-effort leases join no other lease's multicast"
+                                           : "")
+            << (s.image_mb_s != 10.0 ? "; images at " + std::to_string(s.image_mb_s) + " MB/s"
+                                     : std::string())
+            << '\n';
 }
 
 // A shard's file: its raw per-run results, every number exact (integers, doubles in
