@@ -14,6 +14,8 @@
 // Usage: haizea_experiment [--all] [--generated] [--jobs N] [--csv FILE] [--seed N]
 //                          [--days D] [--configs NAME,NAME...] [--no-timing]
 //                          [--piggyback join_multicast|same_node] [--image-mb-s R]
+//                          [--haizea-preset hpdc08|tests | --haizea-choices]
+//                          [--migration-mb-s R]
 //                          [--shard I/N [--shard-dir DIR] | --merge DIR]
 //   --all        run all 72 workloads (with a progress bar on a terminal), not just three
 //   --generated  ignore ../shared and generate the workloads (without it, a missing
@@ -29,6 +31,12 @@
 //                multicast of its image not yet started; same_node: only a transfer already
 //                bound for that node (the figures before the option)
 //   --image-mb-s R  the repository link for images, MB/s (default the paper's 10)
+//   --haizea-preset  Haizea's own choices as its code made them (scheduler_config::
+//                with_haizea): hpdc08, the code behind the paper's runs (its no-AR baseline
+//                ends at the paper's 2,674,265 s), or tests, the later code behind Haizea's
+//                test scenarios; --haizea-choices is the same as --haizea-preset tests
+//   --migration-mb-s R  the link migrations use, MB/s (default the paper's 10; 12.5, Haizea's
+//                100 Mbit/s, with --haizea-preset hpdc08)
 //   --shard I/N  run only the runs whose index is I modulo N (run 0 is the no-AR baseline)
 //                and write their raw results to --shard-dir/shard-I-of-N.txt; in a Slurm job
 //                array, taken from SLURM_ARRAY_TASK_ID/_MIN/_COUNT (docs/sweeps.md)
@@ -207,11 +215,12 @@ std::vector<std::string> job_rows(const Scheduler& scheduler,
   return rows;
 }
 
-// How a run is set up beyond its configuration: Haizea's own choices (--haizea-choices), how
-// best-effort leases share image multicasts (--piggyback) and whether per-lease rows are kept
-// (--leases, --per-job).
+// How a run is set up beyond its configuration: Haizea's own choices (--haizea-preset,
+// --haizea-choices), the migration link (--migration-mb-s), how best-effort leases share image
+// multicasts (--piggyback) and whether per-lease rows are kept (--leases, --per-job).
 struct run_options {
-  bool haizea_choices = false;
+  std::optional<lease::haizea_preset> haizea;
+  double migration_mb_s = 10.0;  // B, the link migrations use (§4.3: 10 MB/s)
   staging::piggybacking piggyback = staging::piggybacking::join_multicast;
   double image_mb_s = 10.0;  // the repository link's bandwidth for images (§4.3: 10 MB/s)
   bool keep_leases = false;
@@ -222,7 +231,8 @@ struct run_options {
 
 lease::scheduler_config<T> run_config(const configuration& c, const run_options& o) {
   auto config = paper_cluster(c.config);
-  return o.haizea_choices ? config.with_haizea_choices() : config;
+  config.network_mb_s = o.migration_mb_s;
+  return o.haizea ? config.with_haizea(*o.haizea) : config;
 }
 
 void simulate(const std::vector<lease::lease_terms<T>>& best_effort,
@@ -284,6 +294,16 @@ const std::map<std::string, lh::workload::cancelled_policy> cancelled_policies{
     {"run_requested_time", lh::workload::cancelled_policy::run_requested_time},
     {"skip", lh::workload::cancelled_policy::skip}};
 
+// --haizea-preset: the names of scheduler_config::with_haizea's presets; "0" is none (a
+// shard or CSV row of a run without Haizea's choices).
+const std::map<std::string, lease::haizea_preset> haizea_presets{
+    {"hpdc08", lease::haizea_preset::hpdc08}, {"tests", lease::haizea_preset::tests}};
+
+// Haizea's configuration for the paper's runs gave the network as 100 Mbit/s, which its code
+// turned into 12.5 MB/s: the migration link of --haizea-preset hpdc08 unless --migration-mb-s
+// says otherwise.
+constexpr double hpdc08_migration_mb_s = 12.5;
+
 // --piggyback: the names of staging::piggybacking.
 const std::map<std::string, staging::piggybacking> piggyback_modes{
     {"join_multicast", staging::piggybacking::join_multicast},
@@ -296,8 +316,12 @@ struct sweep {
   bool generated = false;
   std::uint64_t seed = 2008;
   T days = 0;
-  std::vector<std::string> configs;            // empty: all
-  bool haizea_choices = false;                 // scheduler_config::with_haizea_choices()
+  std::vector<std::string> configs;  // empty: all
+  // Haizea's own choices: "0" (none), or a preset of scheduler_config::with_haizea
+  // (haizea_presets; --haizea-choices is "tests").
+  std::string haizea = "0";
+  // The link migrations use (scheduler_config::network_mb_s), MB/s.
+  double migration_mb_s = 10.0;
   std::string cancelled = "queue_until_wait";  // SWF status-5 jobs (workload::cancelled_policy)
   // Best-effort leases joining image multicasts not yet started (staging::piggybacking):
   // §3.2's "piggybacking on a scheduled multicast", Haizea's avoid-redundant-transfers.
@@ -379,7 +403,11 @@ void print_best_effort(const sweep& s, const best_effort_summary& b) {
                     ? " cancelled while waiting: held in the queue until submit + wait, never "
                       "started"
                     : " withdrawn if not started by submit + wait")
-            << (s.haizea_choices ? "; Haizea's own choices on" : "")
+            << (s.haizea != "0" ? "; Haizea's own choices on (" + s.haizea + ")" : std::string())
+            << (s.migration_mb_s != 10.0
+                    ? "; migrations at " + (std::ostringstream() << s.migration_mb_s).str() +
+                          " MB/s"
+                    : std::string())
             << (s.piggyback == "same_node" ? "; best-effort leases join no other lease's multicast"
                                            : "")
             << (s.image_mb_s != 10.0 ? "; images at " + std::to_string(s.image_mb_s) + " MB/s"
@@ -396,9 +424,10 @@ std::string shard_text(const sweep& s, const examples::shard& sh, const best_eff
                        const std::vector<task>& tasks, const std::vector<outcome>& results) {
   std::ostringstream out;
   out << examples::shard_file_header(shard_magic, sh) << "sweep " << s.all << ' ' << s.generated
-      << ' ' << s.seed << ' ' << s.days << ' ' << s.configs_text() << ' ' << s.haizea_choices << ' '
+      << ' ' << s.seed << ' ' << s.days << ' ' << s.configs_text() << ' ' << s.haizea << ' '
       << s.cancelled << ' ' << s.piggyback << ' ' << examples::exact(s.image_mb_s) << ' '
-      << tasks.size() << "\nbest_effort " << b.leases << ' ' << b.withdrawable << '\n';
+      << tasks.size() << ' ' << examples::exact(s.migration_mb_s) << "\nbest_effort " << b.leases
+      << ' ' << b.withdrawable << '\n';
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     if (!sh.owns(i)) continue;
     const auto& r = results[i];
@@ -434,10 +463,18 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
     sweep here;
     std::size_t runs = 0;
     std::string image_rate;
+    std::string migration_rate;
     if (!(fields >> word >> here.all >> here.generated >> here.seed >> here.days >> configs >>
-          here.haizea_choices >> here.cancelled >> here.piggyback >> image_rate >> runs) ||
+          here.haizea >> here.cancelled >> here.piggyback >> image_rate >> runs) ||
         word != "sweep" || !examples::read_exact(image_rate, here.image_mb_s))
       return in.fail("malformed sweep line '" + line + "'");
+    // Shards written before the presets and the migration link: "1" was --haizea-choices,
+    // and migrations ran at 10 MB/s.
+    if (here.haizea == "1") here.haizea = "tests";
+    if (fields >> migration_rate && !examples::read_exact(migration_rate, here.migration_mb_s))
+      return in.fail("malformed sweep line '" + line + "'");
+    if (here.haizea != "0" && !haizea_presets.contains(here.haizea))
+      return in.fail("unknown Haizea preset '" + here.haizea + "'");
     if (!cancelled_policies.contains(here.cancelled))
       return in.fail("unknown cancelled-job policy '" + here.cancelled + "'");
     if (!piggyback_modes.contains(here.piggyback))
@@ -450,8 +487,8 @@ bool read_shard(const std::filesystem::path& path, const examples::shard& sh, sw
       s = here;
       expected_runs = runs;
     } else if (here.all != s.all || here.generated != s.generated || here.seed != s.seed ||
-               here.days != s.days || here.configs != s.configs ||
-               here.haizea_choices != s.haizea_choices || here.cancelled != s.cancelled ||
+               here.days != s.days || here.configs != s.configs || here.haizea != s.haizea ||
+               here.migration_mb_s != s.migration_mb_s || here.cancelled != s.cancelled ||
                here.piggyback != s.piggyback || here.image_mb_s != s.image_mb_s ||
                runs != expected_runs) {
       return in.fail("a different sweep than the first shard's ('" + line + "')");
@@ -527,7 +564,7 @@ std::string csv_row(const outcome& r, T baseline, const sweep& s, bool timing) {
       << ',' << m.utilisation << ',' << r.images.cache_hits << ',' << r.images.cache_misses << ','
       << r.images.piggybacks << ',' << r.images.transfers << ',' << r.images.mb_transferred;
   if (timing) row << ',' << r.seconds;
-  row << ',' << s.seed << ',' << s.days << ',' << s.cancelled << ',' << s.haizea_choices << ','
+  row << ',' << s.seed << ',' << s.days << ',' << s.cancelled << ',' << s.haizea << ','
       << s.piggyback << ',' << s.image_mb_s << ',' << lh::version_string << '\n';
   return row.str();
 }
@@ -717,11 +754,26 @@ int main(int argc, char** argv) {
       app.add_option("--configs", s.configs, "only these configurations (comma-separated)")
           ->delimiter(',')
           ->check(CLI::IsMember(config_names));
+  bool haizea_choices = false;
   auto* haizea_opt = app.add_flag(
-      "--haizea-choices", s.haizea_choices,
-      "make every choice as the paper-era Haizea's code did (scheduler_config::"
-      "with_haizea_choices: stretched ARs, per-VM overhead, slide-back re-planning, migration "
-      "transfers first, ...)");
+      "--haizea-choices", haizea_choices,
+      "the same as --haizea-preset tests (scheduler_config::with_haizea_choices: stretched ARs, "
+      "per-VM overhead, slide-back re-planning, migration transfers first, ...)");
+  std::string preset_name;
+  auto* preset_opt =
+      app.add_option("--haizea-preset", preset_name,
+                     "make Haizea's own choices as one version of its code did "
+                     "(scheduler_config::with_haizea): hpdc08 (the code behind the paper's runs; "
+                     "migrations at 12.5 MB/s unless --migration-mb-s) or tests (the later code "
+                     "behind Haizea's test scenarios)")
+          ->check(CLI::IsMember(haizea_presets))
+          ->excludes(haizea_opt);
+  std::optional<double> migration_rate;
+  auto* migration_rate_opt =
+      app.add_option("--migration-mb-s", migration_rate,
+                     "the link migrations use, MB/s (scheduler_config::network_mb_s; the paper's "
+                     "10, or 12.5 with --haizea-preset hpdc08: Haizea's 100 Mbit/s)")
+          ->check(examples::finite() & CLI::Range(0.001, 1e6));
   auto* cancelled_opt =
       app.add_option("--cancelled", s.cancelled,
                      "SWF jobs cancelled while waiting (status 5): queue_until_wait (as Haizea: "
@@ -750,11 +802,12 @@ int main(int argc, char** argv) {
   auto* leases_opt = app.add_option("--leases", leases_path,
                                     "also write one CSV row per lease of every run to this file");
   examples::shard_options shards;
-  shards.add(app, "haizea_shards", "run only runs whose index is I modulo N",
-             "run nothing: build the tables and the CSV from the shard files in this directory "
-             "(the sweep options are read from them)",
-             {all_opt, generated_opt, jobs_opt, seed_opt, days_opt, configs_opt, haizea_opt,
-              cancelled_opt, piggyback_opt, image_rate_opt, leases_opt, rho_opt});
+  shards.add(
+      app, "haizea_shards", "run only runs whose index is I modulo N",
+      "run nothing: build the tables and the CSV from the shard files in this directory "
+      "(the sweep options are read from them)",
+      {all_opt, generated_opt, jobs_opt, seed_opt, days_opt, configs_opt, haizea_opt, preset_opt,
+       migration_rate_opt, cancelled_opt, piggyback_opt, image_rate_opt, leases_opt, rho_opt});
   auto* shard_opt = shards.shard_option;
   const std::string& merge_dir = shards.merge_dir;
   const std::string& shard_dir = shards.dir;
@@ -773,6 +826,10 @@ int main(int argc, char** argv) {
                "leave the run_seconds column and the total simulation time out (for outputs "
                "that must compare byte for byte)");
   if (const auto code = examples::parse(app, argc, argv)) return *code;
+  if (haizea_choices) preset_name = "tests";
+  if (!preset_name.empty()) s.haizea = preset_name;
+  s.migration_mb_s =
+      migration_rate.value_or(preset_name == "hpdc08" ? hpdc08_migration_mb_s : 10.0);
   // The figure is written after the sweep: its path is checked (and its directories made)
   // before, so that a bad --svg fails at once rather than after hours of runs.
   if (!examples::prepare_output(svg_path)) return 1;
@@ -957,15 +1014,15 @@ int main(int argc, char** argv) {
       std::ostringstream image_rate;
       image_rate << s.image_mb_s;
       run_options o{
-          .haizea_choices = s.haizea_choices,
+          .haizea = s.haizea == "0" ? std::nullopt : std::optional(haizea_presets.at(s.haizea)),
+          .migration_mb_s = s.migration_mb_s,
           .piggyback = piggyback_modes.at(s.piggyback),
           .image_mb_s = s.image_mb_s,
           .keep_leases = !leases_path.empty(),
           .keep_jobs = !per_job_path.empty(),
           .workload = t.workload == workloads.size() ? "no-AR" : workloads[t.workload].file(),
           .context = {r.workload, r.config, std::to_string(s.seed), days.str(), s.cancelled,
-                      s.haizea_choices ? "1" : "0", s.piggyback, image_rate.str(),
-                      lh::version_string}};
+                      s.haizea, s.piggyback, image_rate.str(), lh::version_string}};
       // A run that throws (a library error is a bug here: every input was checked before)
       // stops the sweep and is reported with its run, rather than ending the process from a
       // worker thread.

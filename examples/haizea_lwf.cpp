@@ -8,6 +8,8 @@
 //   haizea_lwf scenario.lwf                         the paper's VM configuration
 //   haizea_lwf scenario.lwf --suspend-rate 32 --resume-rate 32 --haizea-choices
 //   haizea_lwf scenario.lwf --images reuse --per-job jobs.csv
+//   haizea_lwf scenario.lwf --haizea-preset tests --suspend-time 4 --resume-time 36
+//   haizea_lwf workload.lwf --inject injection.lwf
 //
 // Mapping of a Haizea configuration file onto the options (only these are modelled):
 //   [scheduling] backfilling, suspension, migration      --backfilling, --config, --no-migration
@@ -16,6 +18,9 @@
 //   [deploy-imagetransfer] diskimage-reuse: image-caches  --images reuse
 //   imagetransfer-bandwidth (Mbit/s) / 8                   --image-mb-s
 //   diskimage-cache-size (MB)                              --cache-mb
+//   override-suspend-time / override-resume-time (s)       --suspend-time / --resume-time
+//   [tracefile] injectionfile                              --inject
+// With --images transfer or reuse the image transfers are printed after the leases.
 //
 // Exit codes: 0 after a run, 1 when the document cannot be read or scheduled (the message
 // names the path and, for XML errors, the line), 2 for a bad command line.
@@ -27,6 +32,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -53,12 +59,17 @@ namespace {
 
 struct options {
   std::string lwf;
+  std::string inject;  // a second LWF document whose leases join the first's
   std::string config = "VM";
   bool haizea_choices = false;
+  std::string haizea_preset;  // "" none, else a name of haizea_presets
   std::string backfilling = "aggressive";
   bool no_migration = false;
   double suspend_rate = 50.0;
   double resume_rate = 50.0;
+  std::optional<T> suspend_time;  // fixed, instead of memory / rate
+  std::optional<T> resume_time;
+  double migration_mb_s = 10.0;
   T boot_shutdown = 20;
   std::int64_t slowdown_percent = 5;
   std::string images = "none";
@@ -67,6 +78,10 @@ struct options {
   std::int64_t cpu_divisor = 100;
   std::string per_job;
 };
+
+// --haizea-preset: the presets of scheduler_config::with_haizea.
+const std::map<std::string, lease::haizea_preset> haizea_presets{
+    {"hpdc08", lease::haizea_preset::hpdc08}, {"tests", lease::haizea_preset::tests}};
 
 // A document that cannot be turned into a cluster and leases: the message is printed after
 // the path.
@@ -88,9 +103,12 @@ lease::scheduler_config<T> config_of(const options& o) {
   if (o.no_migration) c.migrate = lease::migration::none;
   c.suspend_rate_mb_s = o.suspend_rate;
   c.resume_rate_mb_s = o.resume_rate;
+  c.suspend_time_fixed = o.suspend_time;
+  c.resume_time_fixed = o.resume_time;
+  c.network_mb_s = o.migration_mb_s;
   c.boot_shutdown = o.boot_shutdown;
   c.runtime_slowdown_percent = o.slowdown_percent;
-  return o.haizea_choices ? c.with_haizea_choices() : c;
+  return o.haizea_preset.empty() ? c : c.with_haizea(haizea_presets.at(o.haizea_preset));
 }
 
 std::string node_list(const std::vector<std::size_t>& nodes) {
@@ -113,6 +131,27 @@ const char* outcome_name(lease::segment_outcome outcome) {
       return "released";
   }
   return "?";
+}
+
+// The image transfers of a run with image staging, as they ended (the observer hears each
+// once it is over; one withdrawn at its first instant is not heard as finished).
+class transfer_log : public lease::lease_observer<T> {
+ public:
+  void on_transfer_finished(const lease::transfer_notice<T>& transfer) override {
+    finished.push_back(transfer);
+  }
+  std::vector<lease::transfer_notice<T>> finished;
+};
+
+void print_transfers(const std::vector<lease::transfer_notice<T>>& transfers, std::ostream& out) {
+  out << "image transfers: " << transfers.size() << '\n';
+  for (const auto& t : transfers) {
+    std::string leases;
+    for (const std::uint64_t id : t.leases)
+      leases += (leases.empty() ? "" : " ") + std::to_string(id);
+    out << "        [" << t.span.begin << ", " << t.span.end << ") " << t.image << " (" << t.size_mb
+        << " MB) to " << node_list(t.nodes) << " for leases {" << leases << "}\n";
+  }
 }
 
 // One line per lease (file order), then one indented line per stretch it ran.
@@ -144,11 +183,13 @@ void print_schedule(const Scheduler& scheduler, const std::vector<lease::lease_t
 template <class Scheduler>
 int report(const Scheduler& scheduler, const std::string& name,
            const std::vector<lease::lease_terms<T>>& leases, const lh::haizea::lwf_site& shape,
-           const options& o) {
+           const options& o, const transfer_log* transfers) {
   std::cout << "leasehold " << lh::version_string << ", workload \"" << name
             << "\": " << leases.size() << " leases on " << shape.nodes << " nodes, " << o.config
-            << (o.haizea_choices ? " with Haizea's choices" : "") << '\n';
+            << (o.haizea_preset.empty() ? "" : " with Haizea's choices (" + o.haizea_preset + ")")
+            << '\n';
   print_schedule(scheduler, leases, std::cout);
+  if (transfers != nullptr) print_transfers(transfers->finished, std::cout);
   if (o.per_job.empty()) return 0;
   std::ofstream out;
   if (!examples::open_output(out, o.per_job)) return 1;
@@ -178,7 +219,31 @@ int run(const options& o) {
     const auto workload = lh::haizea::read_lwf(in);
     const lh::haizea::lwf_conversion conversion{.cpu_divisor = o.cpu_divisor};
     const auto shape = lh::haizea::site_of(workload, conversion);
-    const auto leases = lh::haizea::to_lease_terms<T>(workload, conversion);
+    auto leases = lh::haizea::to_lease_terms<T>(workload, conversion);
+    if (!o.inject.empty()) {
+      // Haizea's injection file: its leases join the workload's (Haizea numbers leases as it
+      // reads them, so the injected ones follow the workload's highest id) and are printed
+      // after them. Its <site>, if any, is not used.
+      if (!examples::check_input(o.inject)) return 1;
+      std::ifstream injected_in(o.inject);
+      if (!injected_in) {
+        std::cerr << "error: cannot open " << o.inject << " for reading\n";
+        return 1;
+      }
+      std::vector<lease::lease_terms<T>> injected;
+      try {
+        injected = lh::haizea::to_lease_terms<T>(lh::haizea::read_lwf(injected_in), conversion);
+      } catch (const lh::error& e) {
+        std::cerr << "error: " << o.inject << ": " << e.what() << '\n';
+        return 1;
+      }
+      std::uint64_t next = 0;
+      for (const auto& l : leases) next = std::max(next, l.id);
+      for (auto& l : injected) {
+        l.id = ++next;
+        leases.push_back(l);
+      }
+    }
     // Checked here too (the scheduler refuses a second submit) so that a bad document fails
     // before any simulation, naming the file.
     std::set<std::uint64_t> ids;
@@ -191,13 +256,13 @@ int run(const options& o) {
     // lease's memory state is not charged to a disk that is not modelled.
     if (!shape.has_disk) config.reserve_disk_for_memory_state = false;
     using table = lh::cluster::slot_table<lh::free_list<T, lease::node_resources>>;
-    auto replay = [&](auto& scheduler) {
+    auto replay = [&](auto& scheduler, const transfer_log* transfers) {
       lh::sim::simulate_leases(scheduler, leases);
-      return report(scheduler, workload.name, leases, shape, o);
+      return report(scheduler, workload.name, leases, shape, o, transfers);
     };
     if (o.images == "none") {
       lease::lease_scheduler<> scheduler(table(shape.nodes, shape.per_node), config);
-      return replay(scheduler);
+      return replay(scheduler, nullptr);
     }
     staging::staging_config sc = o.images == "reuse" ? staging::staging_config::vm_reuse()
                                                      : staging::staging_config::vm_mult();
@@ -209,7 +274,9 @@ int run(const options& o) {
       if (l.image && known.insert(l.image->id).second) images.add_image(*l.image);
     lease::lease_scheduler<lh::free_list<T, lease::node_resources>, staging::image_staging<>>
         scheduler(table(shape.nodes, shape.per_node), config, std::move(images));
-    return replay(scheduler);
+    transfer_log transfers;
+    scheduler.set_observer(&transfers);
+    return replay(scheduler, &transfers);
   } catch (const lh::haizea::lwf_error& e) {
     // what() already starts with "line N: " for XML errors; content errors name the element.
     std::cerr << "error: " << o.lwf << ": " << e.what() << '\n';
@@ -229,13 +296,22 @@ int main(int argc, char** argv) {
       "Runs one Haizea LWF document (XML, e.g. Haizea's tests/*.lwf) through the lease "
       "scheduler and prints each lease's schedule."};
   app.add_option("lwf", o.lwf, "the LWF document")->required();
+  app.add_option("--inject", o.inject,
+                 "an injection file (another LWF document) whose leases join the first's, as "
+                 "Haizea's injectionfile");
   app.add_option("--config", o.config,
                  "leases in VMs (VM: slowdown and boot/shutdown apply) or not")
       ->check(CLI::IsMember({"NOVM-NOSR", "NOVM-SR", "VM"}))
       ->capture_default_str();
-  app.add_flag("--haizea-choices", o.haizea_choices,
-               "make every choice as the paper-era Haizea's code did "
-               "(scheduler_config::with_haizea_choices)");
+  auto* choices_opt = app.add_flag("--haizea-choices", o.haizea_choices,
+                                   "the same as --haizea-preset tests "
+                                   "(scheduler_config::with_haizea_choices)");
+  app.add_option("--haizea-preset", o.haizea_preset,
+                 "make Haizea's own choices as one version of its code did "
+                 "(scheduler_config::with_haizea): hpdc08 (the code behind the paper's runs) or "
+                 "tests (the later code behind Haizea's test scenarios)")
+      ->check(CLI::IsMember(haizea_presets))
+      ->excludes(choices_opt);
   app.add_option("--backfilling", o.backfilling, "best-effort backfilling")
       ->check(CLI::IsMember({"off", "aggressive", "conservative"}))
       ->capture_default_str();
@@ -244,6 +320,19 @@ int main(int argc, char** argv) {
       ->check(examples::finite() & CLI::Range(0.001, 1e6))
       ->capture_default_str();
   app.add_option("--resume-rate", o.resume_rate, "MB/s at which it is restored")
+      ->check(examples::finite() & CLI::Range(0.001, 1e6))
+      ->capture_default_str();
+  app.add_option("--suspend-time", o.suspend_time,
+                 "a fixed time, s, for every suspension instead of memory / rate (Haizea's "
+                 "override-suspend-time)")
+      ->check(CLI::Range(T{0}, T{86'400}));
+  app.add_option("--resume-time", o.resume_time,
+                 "a fixed time, s, for every resume instead of memory / rate (Haizea's "
+                 "override-resume-time)")
+      ->check(CLI::Range(T{0}, T{86'400}));
+  app.add_option("--migration-mb-s", o.migration_mb_s,
+                 "the link a migration moves the image instance and memory state over, MB/s "
+                 "(Haizea's imagetransfer-bandwidth in Mbit/s, / 8)")
       ->check(examples::finite() & CLI::Range(0.001, 1e6))
       ->capture_default_str();
   app.add_option("--boot-shutdown", o.boot_shutdown, "seconds to boot and shut down a VM")
@@ -271,6 +360,7 @@ int main(int argc, char** argv) {
   app.add_option("--per-job", o.per_job,
                  "also write every lease in Batsim's jobs.csv layout to this file");
   if (const auto code = examples::parse(app, argc, argv)) return *code;
+  if (o.haizea_choices) o.haizea_preset = "tests";
   try {
     return run(o);
   } catch (const std::exception& e) {

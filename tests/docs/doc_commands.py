@@ -128,6 +128,8 @@ REDUCTIONS = {
         [("--no-timing", "--no-timing --days 1 --rho 10")],
     "./build/release/examples/haizea_experiment --configs NOVM-NOSR,NOVM-SR,VM-PREDEPLOY --no-timing --haizea-choices":
         [("--no-timing", "--no-timing --days 1 --rho 10")],
+    "./build/release/examples/haizea_experiment --haizea-preset hpdc08 --configs NOVM-NOSR,NOVM-SR,VM-PREDEPLOY --no-timing":
+        [("--no-timing", "--no-timing --days 1 --rho 10")],
     # The staging rows over 30 days x 3 workloads with Haizea's choices (10 runs): one day of
     # the 10 % workload, one configuration.
     "./build/release/examples/haizea_experiment --configs VM-MULT,VM-REUSE-UNIFORM,VM-REUSE-SKEWED --no-timing --jobs 1":

@@ -90,8 +90,9 @@ TEST_CASE("fault: the lease scheduler gives the strong guarantee under bad_alloc
   conservative.backfill = backfilling::conservative();
   // Haizea's choices: bookings kept and slid back on early ends (replanning::slide_back).
   const auto haizea = conservative.with_haizea_choices();
+  const auto hpdc08 = scheduler_config<T>::vm_predeploy().with_haizea(haizea_preset::hpdc08);
   for (const auto& config : {scheduler_config<T>::vm_predeploy(), scheduler_config<T>::novm_nosr(),
-                             conservative, haizea}) {
+                             conservative, haizea, hpdc08}) {
     const auto leases = workload(41, 14);
     scheduler plain = make(config);
     drive(plain, leases, [](auto f) { f(); });

@@ -63,7 +63,9 @@ scheduler_config<T> config_from(fuzzing::fuzz_input& in) {
       break;
   }
   if (in.byte() % 2 == 0) c.migrate = migration::none;
-  if (in.byte() % 2 == 0) c = c.with_haizea_choices();  // slide-back re-planning and the rest
+  // Haizea's choices (slide-back re-planning and the rest), of its later or its paper-era code.
+  if (const auto b = in.byte(); b % 2 == 0)
+    c = c.with_haizea(b % 4 == 0 ? haizea_preset::hpdc08 : haizea_preset::tests);
   return c;
 }
 

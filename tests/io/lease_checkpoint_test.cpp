@@ -144,8 +144,10 @@ std::string refused(const std::string& text) {
 TEST_CASE("lease checkpoint: a restored scheduler resumes a simulation bit for bit") {
   auto conservative = scheduler_config<T>::vm_predeploy();
   conservative.backfill = backfilling::conservative();
+  // hpdc08: running leases hold backfilling reservations (reservation_held_until_end).
   for (const auto& config :
-       {scheduler_config<T>::vm_predeploy(), scheduler_config<T>::novm_nosr(), conservative}) {
+       {scheduler_config<T>::vm_predeploy(), scheduler_config<T>::novm_nosr(), conservative,
+        scheduler_config<T>::vm_predeploy().with_haizea(haizea_preset::hpdc08)}) {
     const auto leases = workload(17, 150);
     // The run that never stops.
     scheduler whole = make_scheduler(config);

@@ -157,7 +157,11 @@ struct object_fields<policy::lease::scheduler_config<T>> {
       field{"reservation_overhead_inside", &C::reservation_overhead_inside, older},
       field{"shutdown_after_early_end", &C::shutdown_after_early_end, older},
       field{"suspend_time_fixed", &C::suspend_time_fixed, older},
-      field{"resume_time_fixed", &C::resume_time_fixed, older}};
+      field{"resume_time_fixed", &C::resume_time_fixed, older},
+      // Absent in checkpoints written before the paper-era Haizea's choices: off.
+      field{"reservation_held_until_end", &C::reservation_held_until_end, older},
+      field{"stretch_rounds_up", &C::stretch_rounds_up, older},
+      field{"suspend_thresholds_per_state", &C::suspend_thresholds_per_state, older}};
 };
 
 /// The scheduler's state (policy/lease/scheduler_state.hpp, from export_state()). The queue,
@@ -253,9 +257,12 @@ S read_scheduler_state(const json_value& doc, const Make& make, Prep prep) {
   }
   for (const json_value& item : doc.at("reserved").as_array()) {
     const auto& l = known(item, item.as_integer<std::uint64_t>());
-    if (l.state != lease_state::scheduled || !l.is_best_effort())
+    const bool running_holds =
+        l.state == lease_state::running && state.config.reservation_held_until_end;
+    if ((l.state != lease_state::scheduled && !running_holds) || !l.is_best_effort())
       item.fail("lease " + std::to_string(l.terms.id) +
-                " holds a reservation but is not a scheduled best-effort lease");
+                " holds a reservation but is not a scheduled best-effort lease" +
+                (state.config.reservation_held_until_end ? " (or a running one)" : ""));
     state.reserved.push_back(l.terms.id);
   }
   std::set<std::tuple<T, int, std::uint64_t>> events;

@@ -46,7 +46,8 @@ scheduler::record_type* first_in(scheduler::state_type& state, lease_state wante
 
 TEST_CASE("scheduler state: a scheduler rebuilt from its exported state continues identically") {
   for (auto config : {scheduler_config<T>::vm_predeploy(), scheduler_config<T>::novm_nosr(),
-                      scheduler_config<T>::vm_predeploy().with_haizea_choices()}) {
+                      scheduler_config<T>::vm_predeploy().with_haizea_choices(),
+                      scheduler_config<T>::vm_predeploy().with_haizea(haizea_preset::hpdc08)}) {
     config.retire_finished = true;
     const auto leases =
         leasehold::testing::random_leases<T>(31, 200, {.max_nodes = 5, .min_duration = 200});

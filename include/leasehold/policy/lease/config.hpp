@@ -15,6 +15,8 @@
 #include <optional>
 #include <ostream>
 
+#include "leasehold/core/detail/describe.hpp"
+#include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
 
@@ -104,6 +106,24 @@ enum class replanning { whole_queue, slide_back };
 /// booked in either (the paper's non-blocking switch).
 enum class migration_step { with_resume, transfer_first };
 
+/// Which version of Haizea's code scheduler_config::with_haizea() follows, where its code
+/// differs from our reading of the paper. hpdc08: the code behind the paper's runs (overhead
+/// once per lease, held after an early end; stretched reservations rounded up; a backfilling
+/// reservation held until its lease ends). tests: the later code behind Haizea's test
+/// scenarios (overhead per VM, nodes freed at once after an early end, shutdown inside an
+/// advance reservation; what with_haizea_choices() has always meant).
+enum class haizea_preset { hpdc08, tests };
+
+inline std::ostream& operator<<(std::ostream& out, haizea_preset p) {
+  switch (p) {
+    case haizea_preset::hpdc08:
+      return out << "hpdc08";
+    case haizea_preset::tests:
+      return out << "tests";
+  }
+  return out << "haizea_preset(" << static_cast<int>(p) << ')';
+}
+
 /// The lease scheduler's knobs, the paper's values by default (VM-PREDEPLOY); the scheduler
 /// checks them and throws invalid_request for values out of range.
 template <time_value T = std::int64_t>
@@ -127,7 +147,9 @@ struct scheduler_config {
   /// state file should they be suspended.
   bool reserve_disk_for_memory_state = true;
   /// Which components of the resource vector are memory and disk (lease_terms.hpp); Haizea's
-  /// vector by default. The scheduler checks them against its vector's size.
+  /// vector by default. The scheduler checks them against its vector's size. Nodes whose disk
+  /// component is 0 (Haizea's sites of CPU and memory only) model no disk: nothing is booked
+  /// there for memory state or migration transfers.
   resource_layout layout{};
   /// Every public call gives the strong guarantee: if it throws (std::bad_alloc included), the
   /// scheduler is unchanged and the observer has heard nothing of it. An undo log records each
@@ -167,6 +189,24 @@ struct scheduler_config {
   std::optional<T> suspend_time_fixed;
   /// A fixed time for every resume instead of memory / rate.
   std::optional<T> resume_time_fixed;
+  // A best-effort lease booked for a future start (a backfilling reservation) counts against
+  // backfill.max_reservations() until its segment ends, not only until it begins: while it
+  // runs, no other queued lease may take a future reservation, and queued leases start only
+  // at an event where they fit at once. The paper-era Haizea's counter drops when the
+  // reserved lease's VMs end (or it is preempted before it begins).
+  bool reservation_held_until_end = false;
+  // The paper-era Haizea's suspension thresholds instead of minimum_run, by the lease's state.
+  // A lease is started or resumed where it must be suspended again only if the window (resume,
+  // run and suspension) is longer than 2 x (boot_shutdown + its image's preparation + its
+  // suspension) for a first start, 2 x 2 x its suspension for a resume, or 2 x (its
+  // migration + 2 x its suspension) for a resume when migration is allowed; then a resume also
+  // waits for the migration time on its own nodes. A running lease preempted less than
+  // 2 x (its migration + 2 x its suspension) after its run began is cancelled and requeued,
+  // its work lost, rather than suspended.
+  bool suspend_thresholds_per_state = false;
+  // With stretch_reservations, the stretched duration is rounded up (ceil(d x 1.05)), as the
+  // paper-era Haizea's rounding of time deltas does, instead of down.
+  bool stretch_rounds_up = false;
 
   /// NOVM-NOSR of Table 1 (§4.4): neither VMs nor suspension; a preempted lease is cancelled.
   [[nodiscard]] static scheduler_config novm_nosr() {
@@ -185,15 +225,43 @@ struct scheduler_config {
   /// VM-PREDEPLOY: the defaults.
   [[nodiscard]] static scheduler_config vm_predeploy() { return {}; }
 
-  /// This configuration with every choice of Haizea's own code (above) made as Haizea made it.
+  /// This configuration with every choice of Haizea's own code (above) made as Haizea made it:
+  /// the same as with_haizea(haizea_preset::tests), the later code behind Haizea's test
+  /// scenarios.
   [[nodiscard]] scheduler_config with_haizea_choices() const {
+    return with_haizea(haizea_preset::tests);
+  }
+
+  // This configuration with Haizea's own choices as one version of its code made them
+  // (haizea_preset above). The rates, the slowdown and the boot + shutdown time are left as
+  // they are: they are the cluster's, not the code's. Throws invalid_request for a value that
+  // names no preset.
+  [[nodiscard]] scheduler_config with_haizea(haizea_preset preset) const {
+    if (preset != haizea_preset::hpdc08 && preset != haizea_preset::tests)
+      throw invalid_request(leasehold::detail::describe("scheduler_config::with_haizea: ", preset,
+                                                        " is not a preset (hpdc08 or tests)"));
     scheduler_config c = *this;
     c.stretch_reservations = true;
-    c.overhead_per_vm = true;
-    c.reservation_overhead_inside = true;
-    c.shutdown_after_early_end = false;
     c.replan = replanning::slide_back;
     c.migration_booking = migration_step::transfer_first;
+    switch (preset) {
+      case haizea_preset::tests:
+        c.overhead_per_vm = true;
+        c.reservation_overhead_inside = true;
+        c.shutdown_after_early_end = false;
+        break;
+      case haizea_preset::hpdc08:
+        // The boot + shutdown time is added once per lease to both its requested and its
+        // real duration, and to an advance reservation after its stretched duration: once
+        // per lease, after the run, held after an early end too.
+        c.overhead_per_vm = false;
+        c.reservation_overhead_inside = false;
+        c.shutdown_after_early_end = true;
+        c.stretch_rounds_up = true;
+        c.reservation_held_until_end = true;
+        c.suspend_thresholds_per_state = true;
+        break;
+    }
     return c;
   }
 };

@@ -330,11 +330,19 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
     }
     for (std::uint64_t id : state.reserved) {
       const auto it = s.leases_.find(id);
-      if (it == s.leases_.end() || it->second.state != lease_state::scheduled ||
-          !it->second.is_best_effort())
+      // With reservation_held_until_end a running lease still holds the reservation it began
+      // with.
+      const bool holds =
+          it != s.leases_.end() && it->second.is_best_effort() &&
+          (it->second.state == lease_state::scheduled ||
+           (it->second.state == lease_state::running && s.config_.reservation_held_until_end));
+      if (!holds)
         throw invalid_request(describe("scheduler state: lease ", id,
-                                       " holds a reservation but is not a scheduled best-effort "
-                                       "lease"));
+                                       s.config_.reservation_held_until_end
+                                           ? " holds a reservation but is not a scheduled or "
+                                             "running best-effort lease"
+                                           : " holds a reservation but is not a scheduled "
+                                             "best-effort lease"));
       s.reserved_.insert(id);
     }
     s.finished_ = std::move(state.finished);

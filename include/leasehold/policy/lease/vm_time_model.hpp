@@ -54,12 +54,13 @@ template <time_value T, vector_capacity C>
   return c.overhead_per_vm ? static_cast<T>(c.boot_shutdown * t.nodes) : c.boot_shutdown;
 }
 /// Wall-clock time an advance reservation's `work` seconds hold: the same unless
-/// stretch_reservations (Haizea slows reservations in VMs down too, rounding down).
+/// stretch_reservations (Haizea slows reservations in VMs down too, rounding down, or up with
+/// stretch_rounds_up).
 template <time_value T>
 [[nodiscard]] T reservation_time_for(const scheduler_config<T>& c, T work) {
   if (!c.stretch_reservations || !c.in_vms || c.runtime_slowdown_percent == 0) return work;
   const auto scale = static_cast<T>(100 + c.runtime_slowdown_percent);
-  return static_cast<T>(work * scale / 100);
+  return static_cast<T>((work * scale + (c.stretch_rounds_up ? 99 : 0)) / 100);
 }
 
 }  // namespace leasehold::policy::lease

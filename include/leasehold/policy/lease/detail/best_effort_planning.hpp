@@ -54,6 +54,7 @@ class best_effort_planning : public Base {
       for (const std::uint64_t id :
            std::vector<std::uint64_t>(this->reserved_.begin(), this->reserved_.end())) {
         record_type& l = this->leases_.at(id);
+        if (l.state != lease_state::scheduled) continue;  // running, holding its reservation
         this->unbook(l, this->now_);
         this->enqueue(l);
       }
@@ -133,7 +134,8 @@ class best_effort_planning : public Base {
     seg.finish = static_cast<time_type>(old.finish - shift);
     const std::uint64_t id = l.terms.id;
     this->book(l, std::move(seg));
-    if (l.state == lease_state::scheduled) this->log_.insert(this->reserved_, id);
+    if (l.state == lease_state::scheduled || this->config_.reservation_held_until_end)
+      this->log_.insert(this->reserved_, id);
   }
 
   // The queue in the order it is served now: FIFO, or by the queue order's keys (asked afresh,
@@ -172,8 +174,14 @@ class best_effort_planning : public Base {
       std::optional<time_type> arriving;
       if (l.migration_transfer && l.migration_transfer->end > this->now_)
         arriving = l.migration_transfer->end;
+      // With suspend_thresholds_per_state and migration allowed (Haizea's paper-era code), a
+      // resume waits for the migration time wherever it happens.
+      std::optional<time_type> in_place_from = arriving;
+      if (!arriving && this->config_.suspend_thresholds_per_state &&
+          this->config_.migrate == migration::allowed)
+        in_place_from = static_cast<time_type>(this->now_ + this->migration_time(l.terms));
       best = plan_on(l, may_reserve, this->resume_time(l.terms), &l.suspended_on, false, true,
-                     arriving);
+                     in_place_from);
       if (this->config_.migrate == migration::allowed && !arriving &&
           (!best || best->booked.begin > this->now_)) {
         if (this->config_.migration_booking == migration_step::with_resume) {
@@ -221,7 +229,12 @@ class best_effort_planning : public Base {
     const auto full = static_cast<time_type>(lead + work + this->overhead(t));
     time_type needed = full;
     const bool suspendable = this->may_suspend(t);
-    if (suspendable) {
+    if (suspendable && this->config_.suspend_thresholds_per_state) {
+      // The window, resume and suspension included, must be longer than the threshold.
+      const time_type threshold =
+          this->suspend_threshold(t, resumes, resumes ? time_type{0} : preparation_lead(l));
+      needed = std::min(full, static_cast<time_type>(threshold + 1));
+    } else if (suspendable) {
       const time_type minimum_run =
           this->config_.minimum_run
               ? *this->config_.minimum_run

@@ -119,9 +119,26 @@ class lease_book {
   // when it may be suspended (§3.2).
   [[nodiscard]] capacity_type booked_vector(const terms_type& t) const {
     capacity_type v = t.per_node;
-    if (may_suspend(t) && config_.reserve_disk_for_memory_state && config_.layout.disk)
+    if (may_suspend(t) && config_.reserve_disk_for_memory_state && models_disk())
       v[*config_.layout.disk] += t.per_node[config_.layout.memory];
     return v;
+  }
+  // Whether the nodes have a disk to book: a disk component in the layout, with capacity. A
+  // cluster whose disk component is 0 (Haizea's sites of CPU and memory only) models none, so
+  // nothing is booked on it for memory state or migrations.
+  [[nodiscard]] bool models_disk() const {
+    return config_.layout.disk && table_.per_node_total()[*config_.layout.disk] > 0;
+  }
+  // suspend_thresholds_per_state (Haizea's paper-era code): how long a window that ends in a
+  // suspension must exceed for a lease that starts afresh after `preparation` seconds of
+  // image preparation, or that resumes.
+  [[nodiscard]] time_type suspend_threshold(const terms_type& t, bool resumes,
+                                            time_type preparation) const {
+    const time_type suspend = suspend_time(t);
+    if (!resumes) return static_cast<time_type>(2 * (overhead(t) + preparation + suspend));
+    if (config_.migrate == migration::allowed)
+      return static_cast<time_type>(2 * (migration_time(t) + 2 * suspend));
+    return static_cast<time_type>(2 * 2 * suspend);
   }
   [[nodiscard]] bool may_suspend(const terms_type& t) const {
     return t.kind == lease_kind::best_effort && t.preemptible && config_.suspend == suspension::all;
@@ -137,7 +154,9 @@ class lease_book {
   void on_segment_begin(record_type& l, time_type at) {
     log_.save(l);
     l.state = lease_state::running;
-    log_.erase(reserved_, l.terms.id);
+    // A backfilling reservation is given back when its lease begins, or, as the paper-era
+    // Haizea does, when the segment ends (unbook()).
+    if (!config_.reservation_held_until_end) log_.erase(reserved_, l.terms.id);
     const segment_type& seg = *l.current;
     if (seg.migrates) ++l.migrations;
     if (!l.first_start) {
@@ -278,9 +297,10 @@ class lease_book {
       std::decay_t<std::invoke_result_t<const NodeChoice&, const node_candidate<table_type>&>>;
 
   // What a transfer_first migration holds on each destination node: disk for the image
-  // instance and the memory state (s_I + m MB), or nothing without a disk component.
+  // instance and the memory state (s_I + m MB), or nothing when the nodes have no disk
+  // (models_disk()).
   [[nodiscard]] std::optional<capacity_type> transfer_vector(const terms_type& t) const {
-    if (!config_.layout.disk) return std::nullopt;
+    if (!models_disk()) return std::nullopt;
     capacity_type v{};
     v[*config_.layout.disk] = static_cast<typename capacity_type::value_type>(
         t.per_node[config_.layout.memory] + (t.image ? t.image->size_mb : 0));
@@ -310,7 +330,9 @@ class lease_book {
   std::vector<record_type> finished_;    // finished leases not yet taken
   std::map<std::uint64_t, record_type> leases_;
   std::set<std::pair<time_type, std::uint64_t>> queue_;  // (submit, id): FIFO by submit time
-  std::set<std::uint64_t> reserved_;  // best-effort leases booked for a future begin
+  // Best-effort leases booked for a future begin (with reservation_held_until_end, also those
+  // running the segment they were booked for).
+  std::set<std::uint64_t> reserved_;
   std::set<event> events_;
   std::vector<std::vector<std::uint64_t>> on_node_;  // leases with a segment on each node
 };

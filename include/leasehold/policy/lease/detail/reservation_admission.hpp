@@ -160,8 +160,12 @@ class reservation_admission : public Base {
       return;
     }
     const auto suspend_begin = static_cast<time_type>(at - this->suspend_time(victim.terms));
+    // Haizea's paper-era code suspends only a lease that has run long enough by `at` (the
+    // threshold of a resume, as it may be resumed and suspended again).
+    const bool long_enough = !this->config_.suspend_thresholds_per_state ||
+                             at - seg.run.begin >= this->suspend_threshold(victim.terms, true, 0);
     if (this->may_suspend(victim.terms) && suspend_begin >= this->now_ &&
-        suspend_begin >= seg.run.begin) {
+        suspend_begin >= seg.run.begin && long_enough) {
       this->log_.save(victim);
       if (at < seg.booked.end) this->table_release({{at, seg.booked.end}, seg.per_node, seg.nodes});
       this->log_.erase(this->events_, {seg.finish, Base::finish_order, victim.terms.id});
