@@ -114,6 +114,7 @@ enum class migration_step { with_resume, transfer_first };
 /// advance reservation; what with_haizea_choices() has always meant).
 enum class haizea_preset { hpdc08, tests };
 
+/// Writes "hpdc08" or "tests" (the names --haizea-preset takes).
 inline std::ostream& operator<<(std::ostream& out, haizea_preset p) {
   switch (p) {
     case haizea_preset::hpdc08:
@@ -189,23 +190,23 @@ struct scheduler_config {
   std::optional<T> suspend_time_fixed;
   /// A fixed time for every resume instead of memory / rate.
   std::optional<T> resume_time_fixed;
-  // A best-effort lease booked for a future start (a backfilling reservation) counts against
-  // backfill.max_reservations() until its segment ends, not only until it begins: while it
-  // runs, no other queued lease may take a future reservation, and queued leases start only
-  // at an event where they fit at once. The paper-era Haizea's counter drops when the
-  // reserved lease's VMs end (or it is preempted before it begins).
+  /// A best-effort lease booked for a future start (a backfilling reservation) counts against
+  /// backfill.max_reservations() until its segment ends, not only until it begins: while it
+  /// runs, no other queued lease may take a future reservation, and queued leases start only
+  /// at an event where they fit at once. The paper-era Haizea's counter drops when the
+  /// reserved lease's VMs end (or it is preempted before it begins).
   bool reservation_held_until_end = false;
-  // The paper-era Haizea's suspension thresholds instead of minimum_run, by the lease's state.
-  // A lease is started or resumed where it must be suspended again only if the window (resume,
-  // run and suspension) is longer than 2 x (boot_shutdown + its image's preparation + its
-  // suspension) for a first start, 2 x 2 x its suspension for a resume, or 2 x (its
-  // migration + 2 x its suspension) for a resume when migration is allowed; then a resume also
-  // waits for the migration time on its own nodes. A running lease preempted less than
-  // 2 x (its migration + 2 x its suspension) after its run began is cancelled and requeued,
-  // its work lost, rather than suspended.
+  /// The paper-era Haizea's suspension thresholds instead of minimum_run, by the lease's state.
+  /// A lease is started or resumed where it must be suspended again only if the window (resume,
+  /// run and suspension) is longer than 2 x (boot_shutdown + its image's preparation + its
+  /// suspension) for a first start, 2 x 2 x its suspension for a resume, or 2 x (its
+  /// migration + 2 x its suspension) for a resume when migration is allowed; then a resume also
+  /// waits for the migration time on its own nodes. A running lease preempted less than
+  /// 2 x (its migration + 2 x its suspension) after its run began is cancelled and requeued,
+  /// its work lost, rather than suspended.
   bool suspend_thresholds_per_state = false;
-  // With stretch_reservations, the stretched duration is rounded up (ceil(d x 1.05)), as the
-  // paper-era Haizea's rounding of time deltas does, instead of down.
+  /// With stretch_reservations, the stretched duration is rounded up (ceil(d x 1.05)), as the
+  /// paper-era Haizea's rounding of time deltas does, instead of down.
   bool stretch_rounds_up = false;
 
   /// NOVM-NOSR of Table 1 (§4.4): neither VMs nor suspension; a preempted lease is cancelled.
@@ -232,10 +233,10 @@ struct scheduler_config {
     return with_haizea(haizea_preset::tests);
   }
 
-  // This configuration with Haizea's own choices as one version of its code made them
-  // (haizea_preset above). The rates, the slowdown and the boot + shutdown time are left as
-  // they are: they are the cluster's, not the code's. Throws invalid_request for a value that
-  // names no preset.
+  /// This configuration with Haizea's own choices as one version of its code made them
+  /// (haizea_preset above). The rates, the slowdown and the boot + shutdown time are left as
+  /// they are: they are the cluster's, not the code's. Throws invalid_request for a value that
+  /// names no preset.
   [[nodiscard]] scheduler_config with_haizea(haizea_preset preset) const {
     if (preset != haizea_preset::hpdc08 && preset != haizea_preset::tests)
       throw invalid_request(leasehold::detail::describe("scheduler_config::with_haizea: ", preset,
