@@ -9,7 +9,7 @@
 /// whose free capacity reaches the threshold.
 ///
 /// Why the run summaries: on a deep schedule a request meets hundreds of runs with enough
-/// capacity that are too short before the first long enough one (issue 5's measurement), so
+/// capacity that are too short before the first long enough one, so
 /// jumping from run to run in O(log n) each is not enough. The thresholds form a geometric
 /// series from the total down to 1/128 of it (32 of them for a scalar, about 1.17 apart, in
 /// whole units, each distinct value kept once); a request for c uses the largest threshold
@@ -18,7 +18,7 @@
 /// low/high where they settle it, and by its theta-runs only where c is mixed (skipping every
 /// such subtree whose runs are all shorter). It looks for c inside the stretch with O(log n)
 /// jumps ("next block that fits c", "next block that does not"), and only if c has no long
-/// enough span there moves on to the next stretch. Judging blocks by c (issue 19) keeps a block
+/// enough span there moves on to the next stretch. Judging blocks by c keeps a block
 /// between theta and c from making a run that fails at c, which deep schedules made common. A
 /// scalar search with no summaries to read is that walk alone, which is then exact. For
 /// resources<N, V> the default is no thresholds (see detail::default_run_levels for the
@@ -36,7 +36,7 @@
 /// Walking: blocks_from and blocks_in O(log n) to start and O(1) amortised a block
 /// (detail/treap_cursor.hpp), next_change O(log n); set_total O(n) (see there).
 ///
-/// Why only a sparse subset of nodes keeps them (issue 19): 32 summaries are 768 bytes, and on
+/// Why only a sparse subset of nodes keeps them: 32 summaries are 768 bytes, and on
 /// every node they made a tree of ~850 bytes a block, 78 MB at 100,000 blocks, whose searches
 /// and updates waited on memory. The summary nodes hold the upper half of the priorities, so by
 /// heap order they are the top of the treap, and every subtree below a node without summaries
@@ -48,7 +48,7 @@
 /// is 80 bytes (72 before `pending`) plus 768 / 16 on average (docs/performance.md, "Run summaries
 /// on a sparse subset of nodes").
 ///
-/// Why the run summaries are kept only while searches prune with them (issue 19): a reserve or
+/// Why the run summaries are kept only while searches prune with them: a reserve or
 /// release changes every block of its span, and keeping the summaries means visiting and
 /// recomputing each of them, O(k) with k blocks in the span. On an online workload of short
 /// windows (the churn benchmark) the searches hardly ever skip a subtree by its summaries

@@ -5,7 +5,7 @@
 // costs no heap allocation in the steady state. Addresses are stable for the life of the pool
 // (chunks never move), which intrusive containers require.
 //
-// Growth is paid in small pieces (issue 19): chunks grow geometrically only up to
+// Growth is paid in small pieces: chunks grow geometrically only up to
 // max_chunk_bytes, are allocated uninitialised (no memset), and their slots are handed out
 // from a bump pointer rather than threaded onto the free list up front. So no single create()
 // or reserve_nodes() touches more than one bounded chunk, however large the pool already is

@@ -4,7 +4,7 @@
 // structure is unchanged") as an undo log. Every change a call makes to the scheduler's
 // state goes through this class, which records how to take it back; a call that throws
 // replays the log backwards. A call therefore costs what it changes, not what the scheduler
-// holds: copying the whole state per call made a call O(history) (issue 14).
+// holds: copying the whole state per call made a call O(history).
 //
 // The protocol of every change, so that undoing never allocates:
 //   1. make room for its log entry (this may throw; nothing has changed yet);
