@@ -1,0 +1,454 @@
+#pragma once
+
+// A brute-force model of the lease scheduler, written from docs/leases.md alone and sharing no
+// code with include/leasehold/policy/lease/: every node is one CPU, and its occupancy is an
+// array with one entry per second (the id of the lease booked there, or 0). The rules are the
+// document's, applied literally and by exhaustive search, so that a disagreement with
+// lease_scheduler points at one of the two (or at the document).
+//
+// Scope: leases of 1 CPU per node (so a node holds one lease at a time), not in VMs (no
+// slowdown, no boot or shutdown), images predeployed; best-effort leases with early ends and
+// withdrawals, advance reservations with a fixed start, backfilling off / aggressive /
+// conservative, suspension none or all, migration none or allowed (a suspended lease migrates
+// only when that makes it resume strictly sooner), the whole queue planned again after every
+// instant at which something happened.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <leasehold/core/lease_terms.hpp>
+#include <leasehold/core/time.hpp>
+
+namespace leasehold::test::lease_model {
+
+using T = std::int64_t;
+using terms = lease_terms<T>;
+
+enum class backfill_mode { off, aggressive, conservative };
+
+struct model_config {
+  backfill_mode backfill = backfill_mode::aggressive;
+  bool suspend = false;  // suspension::all (else none: preempted leases are cancelled)
+  bool migrate = false;  // migration::allowed
+  // Rates in MB/s (H_w, H_r, B); times are memory / rate rounded up.
+  std::int64_t suspend_rate = 50;
+  std::int64_t resume_rate = 50;
+  std::int64_t network_rate = 10;
+};
+
+enum class state { queued, scheduled, running, done, rejected, withdrawn };
+enum class outcome { completed, suspended, cancelled };
+
+// One segment as it happened: its nodes, from its begin to its real end, its run, the work done.
+struct segment {
+  std::vector<std::size_t> nodes;
+  interval<T> span;
+  interval<T> run;
+  T work = 0;
+  outcome how = outcome::completed;
+  friend bool operator==(const segment&, const segment&) = default;
+};
+
+struct result {
+  state st = state::queued;
+  std::optional<T> first_start;
+  std::optional<T> end;
+  std::vector<segment> history;
+  std::size_t suspensions = 0;
+  std::size_t migrations = 0;
+  std::size_t cancellations = 0;
+  friend bool operator==(const result&, const result&) = default;
+};
+
+// A withdrawal by the user at `at`.
+struct withdrawal {
+  T at = 0;
+  std::uint64_t id = 0;
+};
+
+struct scenario {
+  std::size_t nodes = 1;
+  model_config config;
+  std::vector<terms> leases;  // in submission order (submit times non-decreasing)
+  std::vector<withdrawal> withdrawals;
+};
+
+namespace detail {
+
+inline T ceil_div(std::int64_t mb, std::int64_t rate) {
+  return mb <= 0 ? 0 : (mb + rate - 1) / rate;
+}
+
+class model {
+ public:
+  model(std::size_t nodes, const model_config& config, T horizon)
+      : config_(config),
+        horizon_(horizon),
+        occupancy_(nodes, std::vector<std::uint64_t>(static_cast<std::size_t>(horizon), 0)) {}
+
+  void submit(const terms& t) {
+    advance_to(t.submit);
+    lease& l = leases_[t.id];
+    l.t = t;
+    l.remaining_max = t.duration;
+    l.remaining_real = t.real_duration > 0 ? t.real_duration : t.duration;
+    if (t.kind == lease_kind::best_effort) {
+      l.st = state::queued;
+    } else {
+      admit_reservation(l);
+    }
+    reevaluate();
+  }
+
+  void withdraw(std::uint64_t id, T at) {
+    advance_to(at);
+    lease& l = leases_.at(id);
+    if (l.r.first_start || (l.st != state::queued && l.st != state::scheduled)) return;
+    if (l.st == state::scheduled) unbook(l);
+    l.st = state::withdrawn;
+    l.r.end = now_;
+    reevaluate();
+  }
+
+  // Every event up to `to`, instant by instant: ends first, then begins, then re-evaluation.
+  void advance_to(T to) {
+    while (true) {
+      std::optional<T> next;
+      for (auto& [id, l] : leases_) {
+        std::optional<T> due;
+        if (l.st == state::running) due = l.b.finish(l);
+        if (l.st == state::scheduled) due = l.b.begin;
+        if (due && (!next || *due < *next)) next = due;
+      }
+      if (!next || *next > to) break;
+      now_ = *next;
+      for (auto& [id, l] : leases_)
+        if (l.st == state::running && l.b.finish(l) == now_) end_segment(l);
+      for (auto& [id, l] : leases_)
+        if (l.st == state::scheduled && l.b.begin == now_) begin_segment(l);
+      reevaluate();
+    }
+    now_ = std::max(now_, to);
+  }
+
+  void run_out() { advance_to(horizon_); }
+
+  [[nodiscard]] std::map<std::uint64_t, result> results() const {
+    std::map<std::uint64_t, result> out;
+    for (const auto& [id, l] : leases_) {
+      result r = l.r;
+      r.st = l.st;
+      out[id] = r;
+    }
+    return out;
+  }
+
+ private:
+  // A booked segment: [begin, run_begin) migration then resume, the run, then
+  // [run_end, end) suspension (or nothing when the lease completes).
+  struct booking {
+    std::vector<std::size_t> nodes;
+    T begin = 0, run_begin = 0, run_end = 0, end = 0;
+    bool suspends = false;
+    bool migrates = false;
+    // When the segment really ends: early when the lease's real work runs out in its run.
+    template <class L>
+    [[nodiscard]] T finish(const L& l) const {
+      const T real_end = run_begin + l.remaining_real;
+      return real_end <= run_end ? real_end : end;
+    }
+  };
+  struct lease {
+    terms t;
+    state st = state::queued;
+    T remaining_max = 0, remaining_real = 0;
+    booking b;
+    std::vector<std::size_t> suspended_on;
+    result r;
+  };
+
+  [[nodiscard]] T suspend_time(const lease& l) const {
+    return ceil_div(l.t.per_node[memory_mb], config_.suspend_rate);
+  }
+  [[nodiscard]] T resume_time(const lease& l) const {
+    return ceil_div(l.t.per_node[memory_mb], config_.resume_rate);
+  }
+  [[nodiscard]] T migration_time(const lease& l) const {
+    const std::int64_t image = l.t.image ? l.t.image->size_mb : 0;
+    return ceil_div(image + l.t.per_node[memory_mb], config_.network_rate);
+  }
+  [[nodiscard]] bool may_suspend(const lease& l) const {
+    return config_.suspend && l.t.preemptible && l.t.kind == lease_kind::best_effort;
+  }
+
+  std::uint64_t& cell(std::size_t node, T t) {
+    if (t < 0 || t >= horizon_) throw std::logic_error("lease model: horizon too short");
+    return occupancy_[node][static_cast<std::size_t>(t)];
+  }
+  [[nodiscard]] std::uint64_t at(std::size_t node, T t) const {
+    if (t >= horizon_) return 0;
+    return occupancy_[node][static_cast<std::size_t>(t)];
+  }
+  [[nodiscard]] bool free_over(std::size_t node, T from, T to) const {
+    for (T t = from; t < to; ++t)
+      if (at(node, t) != 0) return false;
+    return true;
+  }
+  // The first occupied second at or after `from` (the horizon if none).
+  [[nodiscard]] T free_until(std::size_t node, T from) const {
+    T t = from;
+    while (t < horizon_ && at(node, t) == 0) ++t;
+    return t;
+  }
+
+  void book(lease& l, const booking& b) {
+    for (std::size_t n : b.nodes)
+      for (T t = b.begin; t < b.end; ++t) {
+        if (cell(n, t) != 0) throw std::logic_error("lease model: double booking");
+        cell(n, t) = l.t.id;
+      }
+    l.b = b;
+  }
+  // Frees the lease's booking from `from` on.
+  void free_from(lease& l, T from) {
+    for (std::size_t n : l.b.nodes)
+      for (T t = std::max(from, l.b.begin); t < l.b.end; ++t) cell(n, t) = 0;
+  }
+  void unbook(lease& l) {
+    free_from(l, l.b.begin);
+    l.st = state::queued;
+  }
+
+  void begin_segment(lease& l) {
+    l.st = state::running;
+    if (!l.r.first_start) l.r.first_start = l.b.begin;
+    if (l.b.migrates) ++l.r.migrations;
+  }
+
+  void end_segment(lease& l) {
+    const booking& b = l.b;
+    const T real_end = b.run_begin + l.remaining_real;
+    if (real_end <= b.run_end) {  // the work is done (at its maximum or early)
+      l.r.history.push_back({b.nodes,
+                             {b.begin, real_end},
+                             {b.run_begin, real_end},
+                             l.remaining_real,
+                             outcome::completed});
+      free_from(l, real_end);
+      l.remaining_real = l.remaining_max = 0;
+      l.st = state::done;
+      l.r.end = real_end;
+      l.suspended_on.clear();
+      return;
+    }
+    // Suspended: the work of the run is credited, the remainder requeued.
+    const T work = b.run_end - b.run_begin;
+    l.r.history.push_back(
+        {b.nodes, {b.begin, b.end}, {b.run_begin, b.run_end}, work, outcome::suspended});
+    l.remaining_max -= work;
+    l.remaining_real -= work;
+    l.suspended_on = b.nodes;
+    ++l.r.suspensions;
+    l.st = state::queued;
+  }
+
+  // Cancelled at once, its work in this segment lost, and requeued (NOVM-NOSR, or too
+  // little time left to suspend).
+  void cancel(lease& l) {
+    const booking& b = l.b;
+    const T run_end = std::clamp(now_, b.run_begin, b.run_end);
+    l.r.history.push_back(
+        {b.nodes, {b.begin, now_}, {std::min(b.run_begin, now_), run_end}, 0, outcome::cancelled});
+    free_from(l, now_);
+    ++l.r.cancellations;
+    l.st = state::queued;
+  }
+
+  // §3.2 as the document states it: viable when n nodes can hold [start, start + duration)
+  // counting best-effort leases as free; nodes needing no preemption first, then nodes holding
+  // only leases not yet begun, then nodes with running leases, ties by id.
+  void admit_reservation(lease& l) {
+    const T start = *l.t.start;
+    const T end = start + l.t.duration;
+    std::vector<std::pair<int, std::size_t>> ranked;
+    for (std::size_t n = 0; n < occupancy_.size(); ++n) {
+      int rank = 0;
+      bool viable = true;
+      for (T t = start; t < end && viable; ++t) {
+        const std::uint64_t id = at(n, t);
+        if (id == 0) continue;
+        const lease& other = leases_.at(id);
+        if (other.t.kind != lease_kind::best_effort || !other.t.preemptible)
+          viable = false;
+        else
+          rank = std::max(rank, other.st == state::running ? 2 : 1);
+      }
+      if (viable) ranked.emplace_back(rank, n);
+    }
+    if (ranked.size() < static_cast<std::size_t>(l.t.nodes)) {
+      l.st = state::rejected;
+      return;
+    }
+    std::sort(ranked.begin(), ranked.end());
+    std::vector<std::size_t> chosen;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(l.t.nodes); ++i)
+      chosen.push_back(ranked[i].second);
+    std::sort(chosen.begin(), chosen.end());
+    // Preempt every best-effort lease in the way, in id order.
+    std::vector<std::uint64_t> in_way;
+    for (std::size_t n : chosen)
+      for (T t = start; t < end; ++t)
+        if (const std::uint64_t id = at(n, t); id != 0) in_way.push_back(id);
+    std::sort(in_way.begin(), in_way.end());
+    in_way.erase(std::unique(in_way.begin(), in_way.end()), in_way.end());
+    for (std::uint64_t id : in_way) preempt(leases_.at(id), start);
+    booking b;
+    b.nodes = chosen;
+    b.begin = b.run_begin = start;
+    b.run_end = b.end = end;
+    book(l, b);
+    l.st = state::scheduled;
+    if (start == now_) begin_segment(l);
+  }
+
+  // §3.1: not begun, unscheduled; running, suspended to end exactly at `start`, or cancelled.
+  void preempt(lease& l, T start) {
+    if (l.st == state::scheduled) {
+      unbook(l);
+      return;
+    }
+    const T run_end = start - suspend_time(l);
+    if (!may_suspend(l) || run_end < std::max(now_, l.b.run_begin)) {
+      cancel(l);
+      return;
+    }
+    free_from(l, start);
+    l.b.run_end = run_end;
+    l.b.end = start;
+    l.b.suspends = true;
+  }
+
+  // The plan of a lease from `now_`, on any nodes or on `only` nodes, with `lead` seconds of
+  // migration and resume before its run.
+  [[nodiscard]] std::optional<booking> plan(const lease& l,
+                                            std::optional<std::vector<std::size_t>> only, T lead,
+                                            bool migrates) const {
+    const auto n = static_cast<std::size_t>(l.t.nodes);
+    std::vector<std::size_t> candidates;
+    if (only)
+      candidates = *only;
+    else
+      for (std::size_t i = 0; i < occupancy_.size(); ++i) candidates.push_back(i);
+    const T full = lead + l.remaining_max;
+    const bool suspendable = may_suspend(l);
+    const T need = suspendable
+                       ? std::min(full, lead + suspend_time(l) + resume_time(l) + suspend_time(l))
+                       : full;
+    for (T s = now_; s + need <= horizon_; ++s) {
+      // (minus how long it is free, up to the whole segment; node): free longest first.
+      std::vector<std::pair<T, std::size_t>> free;
+      for (std::size_t node : candidates)
+        if (free_over(node, s, s + need))
+          free.emplace_back(suspendable ? -std::min(free_until(node, s), s + full) : 0, node);
+      if (free.size() < n) continue;
+      std::sort(free.begin(), free.end());
+      booking b;
+      b.migrates = migrates;
+      T until = s + full;
+      for (std::size_t i = 0; i < n; ++i) {
+        b.nodes.push_back(free[i].second);
+        if (suspendable) until = std::min(until, -free[i].first);
+      }
+      std::sort(b.nodes.begin(), b.nodes.end());
+      b.begin = s;
+      b.run_begin = s + lead;
+      if (!suspendable || until >= s + full) {
+        b.run_end = b.end = s + full;
+      } else {
+        b.end = until;
+        b.run_end = until - suspend_time(l);
+        b.suspends = true;
+      }
+      return b;
+    }
+    return std::nullopt;
+  }
+
+  [[nodiscard]] std::optional<booking> plan_best_effort(const lease& l) const {
+    if (l.suspended_on.empty()) return plan(l, std::nullopt, 0, false);
+    auto own = plan(l, l.suspended_on, resume_time(l), false);
+    if (config_.migrate) {
+      auto moved = plan(l, std::nullopt, migration_time(l) + resume_time(l), true);
+      if (moved && moved->nodes != l.suspended_on && (!own || moved->run_begin < own->run_begin))
+        return moved;
+    }
+    return own;
+  }
+
+  // Every reservation not begun is unscheduled and the queue planned again, FIFO.
+  void reevaluate() {
+    for (auto& [id, l] : leases_)
+      if (l.st == state::scheduled && l.t.kind == lease_kind::best_effort) unbook(l);
+    std::vector<std::tuple<T, std::uint64_t>> queue;
+    for (auto& [id, l] : leases_)
+      if (l.st == state::queued && !l.t.hold_in_queue) queue.emplace_back(l.t.submit, id);
+    std::sort(queue.begin(), queue.end());
+    std::size_t reservations = 0;
+    const std::size_t max_reservations = config_.backfill == backfill_mode::off ? 0
+                                         : config_.backfill == backfill_mode::aggressive
+                                             ? 1
+                                             : queue.size();
+    for (const auto& [submit, id] : queue) {
+      lease& l = leases_.at(id);
+      const auto b = plan_best_effort(l);
+      if (!b) throw std::logic_error("lease model: no plan within the horizon");
+      if (b->begin == now_) {
+        book(l, *b);
+        l.st = state::scheduled;
+        begin_segment(l);
+      } else if (config_.backfill == backfill_mode::off) {
+        break;
+      } else if (reservations < max_reservations) {
+        ++reservations;
+        book(l, *b);
+        l.st = state::scheduled;
+      }
+    }
+  }
+
+  model_config config_;
+  T horizon_;
+  T now_ = 0;
+  std::vector<std::vector<std::uint64_t>> occupancy_;
+  std::map<std::uint64_t, lease> leases_;
+};
+
+}  // namespace detail
+
+// Runs a scenario through the model: submissions and withdrawals in time order (the
+// scheduler's own events first at the same instant), then every event to the end.
+inline std::map<std::uint64_t, result> run_model(const scenario& s) {
+  T horizon = 1;
+  for (const auto& t : s.leases)
+    horizon = std::max(horizon, (t.start ? *t.start : t.submit)) + t.duration + 8;
+  horizon *= 4;
+  detail::model m(s.nodes, s.config, horizon);
+  std::size_t w = 0;
+  for (const auto& t : s.leases) {
+    for (; w < s.withdrawals.size() && s.withdrawals[w].at < t.submit; ++w)
+      m.withdraw(s.withdrawals[w].id, s.withdrawals[w].at);
+    m.submit(t);
+  }
+  for (; w < s.withdrawals.size(); ++w) m.withdraw(s.withdrawals[w].id, s.withdrawals[w].at);
+  m.run_out();
+  return m.results();
+}
+
+}  // namespace leasehold::test::lease_model

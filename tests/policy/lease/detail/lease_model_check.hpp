@@ -1,0 +1,208 @@
+#pragma once
+
+// Small random scenarios run through the lease model (lease_model.hpp) and through
+// lease_scheduler, compared lease for lease: state, first start, end, every segment (nodes,
+// span, run, work, how it ended) and the counts of suspensions, migrations, cancellations.
+// Shared by the randomised test and the fuzz harness; the draws come from any
+// `draw(lo, hi)` returning a value in [lo, hi], so a seed or a fuzzer's bytes make a scenario.
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <leasehold/availability/free_list.hpp>
+#include <leasehold/cluster/slot_table.hpp>
+#include <leasehold/policy/lease/lease_scheduler.hpp>
+
+#include "policy/lease/detail/lease_model.hpp"
+
+namespace leasehold::test::lease_model {
+
+// Which features a random scenario may use.
+struct features {
+  bool reservations = true;
+  bool withdrawals = true;
+  bool early_ends = true;
+  bool suspension = true;
+  bool migration = true;
+};
+
+template <class Draw>
+scenario random_scenario(Draw&& draw, const features& f) {
+  scenario s;
+  s.nodes = static_cast<std::size_t>(draw(1, 4));
+  switch (draw(0, 2)) {
+    case 0:
+      s.config.backfill = backfill_mode::off;
+      break;
+    case 1:
+      s.config.backfill = backfill_mode::aggressive;
+      break;
+    default:
+      s.config.backfill = backfill_mode::conservative;
+  }
+  s.config.suspend = f.suspension && draw(0, 1) == 1;
+  s.config.migrate = s.config.suspend && f.migration && draw(0, 1) == 1;
+  s.config.suspend_rate = draw(10, 40);
+  s.config.resume_rate = draw(10, 40);
+  s.config.network_rate = draw(10, 40);
+  const auto count = draw(1, 6);
+  T submit = 0;
+  for (std::int64_t i = 0; i < count; ++i) {
+    submit += draw(0, 4);
+    terms t;
+    t.id = static_cast<std::uint64_t>(i + 1);
+    t.submit = submit;
+    t.nodes = draw(1, static_cast<std::int64_t>(s.nodes));
+    t.per_node = {1, draw(10, 60), 0, 0};
+    t.duration = draw(1, 12);
+    t.real_duration = f.early_ends && draw(0, 2) == 0 ? draw(1, t.duration) : t.duration;
+    if (f.reservations && draw(0, 3) == 0) {
+      t.kind = lease_kind::advance_reservation;
+      t.start = submit + draw(0, 12);
+      t.preemptible = false;
+      t.real_duration = t.duration;
+    } else if (f.withdrawals && draw(0, 4) == 0) {
+      s.withdrawals.push_back({submit + draw(0, 8), t.id});
+    }
+    s.leases.push_back(t);
+  }
+  std::stable_sort(s.withdrawals.begin(), s.withdrawals.end(),
+                   [](const withdrawal& a, const withdrawal& b) { return a.at < b.at; });
+  return s;
+}
+
+inline policy::lease::scheduler_config<T> scheduler_config_of(const model_config& m) {
+  using namespace policy::lease;
+  auto c = m.suspend ? scheduler_config<T>::novm_sr() : scheduler_config<T>::novm_nosr();
+  c.backfill = m.backfill == backfill_mode::off          ? backfilling::off()
+               : m.backfill == backfill_mode::aggressive ? backfilling::aggressive()
+                                                         : backfilling::conservative();
+  c.migrate = m.migrate ? migration::allowed : migration::none;
+  c.suspend_rate_mb_s = static_cast<double>(m.suspend_rate);
+  c.resume_rate_mb_s = static_cast<double>(m.resume_rate);
+  c.network_mb_s = static_cast<double>(m.network_rate);
+  return c;
+}
+
+// The scheduler's records, in the model's terms.
+inline std::map<std::uint64_t, result> run_scheduler(const scenario& s) {
+  using namespace policy::lease;
+  lease_scheduler<> sched(cluster::slot_table<free_list<T, node_resources>>(
+                              s.nodes, node_resources{1, 1'000, 1'000'000, 10}),
+                          scheduler_config_of(s.config));
+  std::size_t w = 0;
+  auto withdraw_until = [&](auto before) {
+    for (; w < s.withdrawals.size() && before(s.withdrawals[w].at); ++w) {
+      sched.advance_to(s.withdrawals[w].at);
+      (void)sched.withdraw(s.withdrawals[w].id, s.withdrawals[w].at);
+    }
+  };
+  for (const auto& t : s.leases) {
+    withdraw_until([&](T at) { return at < t.submit; });
+    sched.advance_to(t.submit);
+    (void)sched.submit(t, t.submit);
+  }
+  withdraw_until([](T) { return true; });
+  while (const auto next = sched.next_event_time()) sched.advance_to(*next);
+  std::map<std::uint64_t, result> out;
+  for (const auto& [id, l] : sched.leases()) {
+    result r;
+    switch (l.state) {
+      case lease_state::queued:
+        r.st = state::queued;
+        break;
+      case lease_state::scheduled:
+        r.st = state::scheduled;
+        break;
+      case lease_state::running:
+        r.st = state::running;
+        break;
+      case lease_state::done:
+        r.st = state::done;
+        break;
+      case lease_state::rejected:
+        r.st = state::rejected;
+        break;
+      case lease_state::withdrawn:
+        r.st = state::withdrawn;
+        break;
+    }
+    r.first_start = l.first_start;
+    r.end = l.end;
+    for (const auto& h : l.history) {
+      segment seg{h.nodes, h.span, h.run, h.work, outcome::completed};
+      if (h.outcome == segment_outcome::suspended) seg.how = outcome::suspended;
+      if (h.outcome == segment_outcome::cancelled) seg.how = outcome::cancelled;
+      r.history.push_back(seg);
+    }
+    r.suspensions = l.suspensions;
+    r.migrations = l.migrations;
+    r.cancellations = l.cancellations;
+    out[id] = r;
+  }
+  return out;
+}
+
+inline const char* name(state s) {
+  constexpr const char* names[] = {"queued", "scheduled", "running",
+                                   "done",   "rejected",  "withdrawn"};
+  return names[static_cast<int>(s)];
+}
+
+inline std::string describe(const scenario& s) {
+  std::ostringstream out;
+  out << s.nodes << " nodes, backfilling "
+      << (s.config.backfill == backfill_mode::off          ? "off"
+          : s.config.backfill == backfill_mode::aggressive ? "aggressive"
+                                                           : "conservative")
+      << (s.config.suspend ? ", suspension" : ", no suspension")
+      << (s.config.migrate ? ", migration" : "") << ", rates (suspend, resume, network) "
+      << s.config.suspend_rate << ' ' << s.config.resume_rate << ' ' << s.config.network_rate
+      << " MB/s\n";
+  for (const auto& t : s.leases) {
+    out << "  lease " << t.id << ": submit " << t.submit << ", "
+        << (t.kind == lease_kind::advance_reservation ? "AR" : "best-effort") << ", " << t.nodes
+        << " nodes, memory " << t.per_node[memory_mb] << " MB, duration " << t.duration;
+    if (t.start) out << ", start " << *t.start;
+    if (t.real_duration != t.duration) out << ", real " << t.real_duration;
+    out << '\n';
+  }
+  for (const auto& w : s.withdrawals) out << "  withdraw " << w.id << " at " << w.at << '\n';
+  return out.str();
+}
+
+inline std::string describe(const result& r) {
+  std::ostringstream out;
+  out << name(r.st) << ", start " << (r.first_start ? std::to_string(*r.first_start) : "-")
+      << ", end " << (r.end ? std::to_string(*r.end) : "-") << ", s/m/c " << r.suspensions << '/'
+      << r.migrations << '/' << r.cancellations;
+  constexpr const char* how[] = {"completed", "suspended", "cancelled"};
+  for (const auto& seg : r.history) {
+    out << "\n      " << seg.span << " runs " << seg.run << " work " << seg.work << " on {";
+    for (std::size_t n : seg.nodes) out << ' ' << n;
+    out << " } " << how[static_cast<int>(seg.how)];
+  }
+  return out.str();
+}
+
+// The first lease on which the model and the scheduler disagree, described, or nothing.
+inline std::optional<std::string> compare(const scenario& s) {
+  const auto expected = run_model(s);
+  const auto actual = run_scheduler(s);
+  for (const auto& [id, want] : expected) {
+    const auto it = actual.find(id);
+    if (it != actual.end() && it->second == want) continue;
+    std::ostringstream out;
+    out << describe(s) << "lease " << id << ":\n  model:     " << describe(want)
+        << "\n  scheduler: " << (it == actual.end() ? "missing" : describe(it->second));
+    return out.str();
+  }
+  return std::nullopt;
+}
+
+}  // namespace leasehold::test::lease_model
