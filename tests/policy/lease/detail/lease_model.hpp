@@ -31,12 +31,13 @@ namespace leasehold::test::lease_model {
 using T = std::int64_t;
 using terms = lease_terms<T>;
 
-enum class backfill_mode { off, aggressive, conservative };
+enum class backfill_mode { off, aggressive, conservative, intermediate };
 
 struct model_config {
   backfill_mode backfill = backfill_mode::aggressive;
-  bool suspend = false;  // suspension::all (else none: preempted leases are cancelled)
-  bool migrate = false;  // migration::allowed
+  std::size_t reservations = 1;  // how many leases may hold a reservation under intermediate
+  bool suspend = false;          // suspension::all (else none: preempted leases are cancelled)
+  bool migrate = false;          // migration::allowed
   // Rates in MB/s (H_w, H_r, B); times are memory / rate rounded up.
   std::int64_t suspend_rate = 50;
   std::int64_t resume_rate = 50;
@@ -46,6 +47,11 @@ struct model_config {
   // lease_scheduler followed before it was brought in line with the document; the randomised
   // test uses it only to tell that known difference from any other.
   bool migrate_when_resumed_sooner = true;
+  // In VMs: best-effort work takes (100 + slowdown) % as long, and boot + shutdown is booked
+  // after a lease's last run.
+  bool in_vms = false;
+  std::int64_t slowdown_percent = 5;
+  T boot_shutdown = 20;
 };
 
 enum class state { queued, scheduled, running, done, rejected, withdrawn };
@@ -128,14 +134,14 @@ class model {
       std::optional<T> next;
       for (auto& [id, l] : leases_) {
         std::optional<T> due;
-        if (l.st == state::running) due = l.b.finish(l);
+        if (l.st == state::running) due = finish(l);
         if (l.st == state::scheduled) due = l.b.begin;
         if (due && (!next || *due < *next)) next = due;
       }
       if (!next || *next > to) break;
       now_ = *next;
       for (auto& [id, l] : leases_)
-        if (l.st == state::running && l.b.finish(l) == now_) end_segment(l);
+        if (l.st == state::running && finish(l) == now_) end_segment(l);
       for (auto& [id, l] : leases_)
         if (l.st == state::scheduled && l.b.begin == now_) begin_segment(l);
       reevaluate();
@@ -163,12 +169,6 @@ class model {
     T begin = 0, run_begin = 0, run_end = 0, end = 0;
     bool suspends = false;
     bool migrates = false;
-    // When the segment really ends: early when the lease's real work runs out in its run.
-    template <class L>
-    [[nodiscard]] T finish(const L& l) const {
-      const T real_end = run_begin + l.remaining_real;
-      return real_end <= run_end ? real_end : end;
-    }
   };
   struct lease {
     terms t;
@@ -178,6 +178,17 @@ class model {
     std::vector<std::size_t> suspended_on;
     result r;
   };
+
+  // When the lease's real work would end if it runs in this booking from its run's begin.
+  [[nodiscard]] T real_run_end(const lease& l) const {
+    return l.b.run_begin + time_for(l, l.remaining_real);
+  }
+  // When the segment really ends: early when the lease's real work runs out in its run (it
+  // then shuts down, in VMs, within what is left of its booking).
+  [[nodiscard]] T finish(const lease& l) const {
+    const T real_end = real_run_end(l);
+    return real_end <= l.b.run_end ? std::min(real_end + overhead(), l.b.end) : l.b.end;
+  }
 
   [[nodiscard]] T suspend_time(const lease& l) const {
     return ceil_div(l.t.per_node[memory_mb], config_.suspend_rate);
@@ -189,6 +200,18 @@ class model {
     const std::int64_t image = l.t.image ? l.t.image->size_mb : 0;
     return ceil_div(image + l.t.per_node[memory_mb], config_.network_rate);
   }
+  // Wall-clock time of `work` seconds of the lease's work; advance reservations hold
+  // wall-clock time.
+  [[nodiscard]] T time_for(const lease& l, T work) const {
+    if (!config_.in_vms || l.t.kind != lease_kind::best_effort) return work;
+    return (work * (100 + config_.slowdown_percent) + 99) / 100;
+  }
+  // Work done in `elapsed` seconds of running, rounded down.
+  [[nodiscard]] T work_of(const lease& l, T elapsed) const {
+    if (!config_.in_vms || l.t.kind != lease_kind::best_effort) return elapsed;
+    return elapsed * 100 / (100 + config_.slowdown_percent);
+  }
+  [[nodiscard]] T overhead() const { return config_.in_vms ? config_.boot_shutdown : 0; }
   [[nodiscard]] bool may_suspend(const lease& l) const {
     return config_.suspend && l.t.preemptible && l.t.kind == lease_kind::best_effort;
   }
@@ -239,22 +262,23 @@ class model {
 
   void end_segment(lease& l) {
     const booking& b = l.b;
-    const T real_end = b.run_begin + l.remaining_real;
+    const T real_end = real_run_end(l);
     if (real_end <= b.run_end) {  // the work is done (at its maximum or early)
+      const T finished = finish(l);
       l.r.history.push_back({b.nodes,
-                             {b.begin, real_end},
+                             {b.begin, finished},
                              {b.run_begin, real_end},
                              l.remaining_real,
                              outcome::completed});
-      free_from(l, real_end);
+      free_from(l, finished);
       l.remaining_real = l.remaining_max = 0;
       l.st = state::done;
-      l.r.end = real_end;
+      l.r.end = finished;
       l.suspended_on.clear();
       return;
     }
     // Suspended: the work of the run is credited, the remainder requeued.
-    const T work = b.run_end - b.run_begin;
+    const T work = work_of(l, b.run_end - b.run_begin);
     l.r.history.push_back(
         {b.nodes, {b.begin, b.end}, {b.run_begin, b.run_end}, work, outcome::suspended});
     l.remaining_max -= work;
@@ -282,8 +306,25 @@ class model {
   // counting best-effort leases as free; nodes needing no preemption first, then nodes holding
   // only leases not yet begun, then nodes with running leases, ties by id.
   void admit_reservation(lease& l) {
-    const T start = *l.t.start;
-    const T end = start + l.t.duration;
+    const T length = l.t.duration + overhead();
+    // An immediate lease starts now and preempts nothing; a window of starts takes its
+    // earliest start (from now, up to and including the window's end) at which n nodes are
+    // free, else its first start from now, preempting.
+    const bool preempts = l.t.kind != lease_kind::immediate;
+    T start = now_;
+    if (l.t.start) start = *l.t.start;
+    if (l.t.start_window) {
+      start = std::max(l.t.start_window->begin, now_);
+      for (T s = start; s <= l.t.start_window->end; ++s) {
+        std::size_t free = 0;
+        for (std::size_t n = 0; n < occupancy_.size(); ++n) free += free_over(n, s, s + length);
+        if (free >= static_cast<std::size_t>(l.t.nodes)) {
+          start = s;
+          break;
+        }
+      }
+    }
+    const T end = start + length;
     std::vector<std::pair<int, std::size_t>> ranked;
     for (std::size_t n = 0; n < occupancy_.size(); ++n) {
       int rank = 0;
@@ -292,7 +333,7 @@ class model {
         const std::uint64_t id = at(n, t);
         if (id == 0) continue;
         const lease& other = leases_.at(id);
-        if (other.t.kind != lease_kind::best_effort || !other.t.preemptible)
+        if (!preempts || other.t.kind != lease_kind::best_effort || !other.t.preemptible)
           viable = false;
         else
           rank = std::max(rank, other.st == state::running ? 2 : 1);
@@ -319,7 +360,8 @@ class model {
     booking b;
     b.nodes = chosen;
     b.begin = b.run_begin = start;
-    b.run_end = b.end = end;
+    b.run_end = start + l.t.duration;
+    b.end = end;
     book(l, b);
     l.st = state::scheduled;
     if (start == now_) begin_segment(l);
@@ -353,7 +395,7 @@ class model {
       candidates = *only;
     else
       for (std::size_t i = 0; i < occupancy_.size(); ++i) candidates.push_back(i);
-    const T full = lead + l.remaining_max;
+    const T full = lead + time_for(l, l.remaining_max) + overhead();
     const bool suspendable = may_suspend(l);
     const T need = suspendable
                        ? std::min(full, lead + suspend_time(l) + resume_time(l) + suspend_time(l))
@@ -377,7 +419,8 @@ class model {
       b.begin = s;
       b.run_begin = s + lead;
       if (!suspendable || until >= s + full) {
-        b.run_end = b.end = s + full;
+        b.end = s + full;
+        b.run_end = b.end - overhead();
       } else {
         b.end = until;
         b.run_end = until - suspend_time(l);
@@ -411,10 +454,10 @@ class model {
       if (l.st == state::queued && !l.t.hold_in_queue) queue.emplace_back(l.t.submit, id);
     std::sort(queue.begin(), queue.end());
     std::size_t reservations = 0;
-    const std::size_t max_reservations = config_.backfill == backfill_mode::off ? 0
-                                         : config_.backfill == backfill_mode::aggressive
-                                             ? 1
-                                             : queue.size();
+    std::size_t max_reservations = queue.size();
+    if (config_.backfill == backfill_mode::off) max_reservations = 0;
+    if (config_.backfill == backfill_mode::aggressive) max_reservations = 1;
+    if (config_.backfill == backfill_mode::intermediate) max_reservations = config_.reservations;
     for (const auto& [submit, id] : queue) {
       lease& l = leases_.at(id);
       const auto b = plan_best_effort(l);

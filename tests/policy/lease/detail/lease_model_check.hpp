@@ -29,27 +29,42 @@ struct features {
   bool early_ends = true;
   bool suspension = true;
   bool migration = true;
+  bool vms = true;                      // slowdown and boot + shutdown
+  bool immediate = true;                // immediate leases
+  bool windows = true;                  // advance reservations with a window of starts
+  bool always_migrate = false;          // suspension and migration in every scenario
+  std::int64_t reservation_one_in = 4;  // a lease is an advance reservation with this odds
 };
 
 template <class Draw>
 scenario random_scenario(Draw&& draw, const features& f) {
   scenario s;
   s.nodes = static_cast<std::size_t>(draw(1, 4));
-  switch (draw(0, 2)) {
+  switch (draw(0, 3)) {
     case 0:
       s.config.backfill = backfill_mode::off;
       break;
     case 1:
       s.config.backfill = backfill_mode::aggressive;
       break;
+    case 2:
+      s.config.backfill = backfill_mode::intermediate;
+      s.config.reservations = static_cast<std::size_t>(draw(1, 3));
+      break;
     default:
       s.config.backfill = backfill_mode::conservative;
   }
-  s.config.suspend = f.suspension && draw(0, 1) == 1;
-  s.config.migrate = s.config.suspend && f.migration && draw(0, 1) == 1;
+  s.config.suspend = f.always_migrate || (f.suspension && draw(0, 1) == 1);
+  s.config.migrate = f.always_migrate || (s.config.suspend && f.migration && draw(0, 1) == 1);
   s.config.suspend_rate = draw(10, 40);
   s.config.resume_rate = draw(10, 40);
   s.config.network_rate = draw(10, 40);
+  if (f.vms && draw(0, 1) == 1) {
+    s.config.in_vms = true;
+    constexpr std::int64_t slowdowns[] = {0, 5, 50};
+    s.config.slowdown_percent = slowdowns[draw(0, 2)];
+    s.config.boot_shutdown = draw(0, 3);
+  }
   const auto count = draw(1, 6);
   T submit = 0;
   for (std::int64_t i = 0; i < count; ++i) {
@@ -61,9 +76,18 @@ scenario random_scenario(Draw&& draw, const features& f) {
     t.per_node = {1, draw(10, 60), 0, 0};
     t.duration = draw(1, 12);
     t.real_duration = f.early_ends && draw(0, 2) == 0 ? draw(1, t.duration) : t.duration;
-    if (f.reservations && draw(0, 3) == 0) {
+    if (f.reservations && draw(1, f.reservation_one_in) == 1) {
       t.kind = lease_kind::advance_reservation;
-      t.start = submit + draw(0, 12);
+      if (f.windows && draw(0, 2) == 0) {
+        const T from = submit + draw(-2, 8);
+        t.start_window = interval<T>{from, std::max<T>(from + draw(0, 8), submit)};
+      } else {
+        t.start = submit + draw(0, 12);
+      }
+      t.preemptible = false;
+      t.real_duration = t.duration;
+    } else if (f.immediate && draw(0, 7) == 0) {
+      t.kind = lease_kind::immediate;
       t.preemptible = false;
       t.real_duration = t.duration;
     } else if (f.withdrawals && draw(0, 4) == 0) {
@@ -81,7 +105,12 @@ inline policy::lease::scheduler_config<T> scheduler_config_of(const model_config
   auto c = m.suspend ? scheduler_config<T>::novm_sr() : scheduler_config<T>::novm_nosr();
   c.backfill = m.backfill == backfill_mode::off          ? backfilling::off()
                : m.backfill == backfill_mode::aggressive ? backfilling::aggressive()
-                                                         : backfilling::conservative();
+               : m.backfill == backfill_mode::intermediate
+                   ? backfilling::intermediate(m.reservations)
+                   : backfilling::conservative();
+  c.in_vms = m.in_vms;
+  c.runtime_slowdown_percent = m.slowdown_percent;
+  c.boot_shutdown = m.boot_shutdown;
   c.migrate = m.migrate ? migration::allowed : migration::none;
   c.suspend_rate_mb_s = static_cast<double>(m.suspend_rate);
   c.resume_rate_mb_s = static_cast<double>(m.resume_rate);
@@ -157,18 +186,27 @@ inline const char* name(state s) {
 inline std::string describe(const scenario& s) {
   std::ostringstream out;
   out << s.nodes << " nodes, backfilling "
-      << (s.config.backfill == backfill_mode::off          ? "off"
-          : s.config.backfill == backfill_mode::aggressive ? "aggressive"
-                                                           : "conservative")
-      << (s.config.suspend ? ", suspension" : ", no suspension")
+      << (s.config.backfill == backfill_mode::off            ? "off"
+          : s.config.backfill == backfill_mode::aggressive   ? "aggressive"
+          : s.config.backfill == backfill_mode::intermediate ? "intermediate"
+                                                             : "conservative");
+  if (s.config.backfill == backfill_mode::intermediate) out << '(' << s.config.reservations << ')';
+  if (s.config.in_vms)
+    out << ", in VMs (slowdown " << s.config.slowdown_percent << " %, boot + shutdown "
+        << s.config.boot_shutdown << ')';
+  out << (s.config.suspend ? ", suspension" : ", no suspension")
       << (s.config.migrate ? ", migration" : "") << ", rates (suspend, resume, network) "
       << s.config.suspend_rate << ' ' << s.config.resume_rate << ' ' << s.config.network_rate
       << " MB/s\n";
   for (const auto& t : s.leases) {
     out << "  lease " << t.id << ": submit " << t.submit << ", "
-        << (t.kind == lease_kind::advance_reservation ? "AR" : "best-effort") << ", " << t.nodes
-        << " nodes, memory " << t.per_node[memory_mb] << " MB, duration " << t.duration;
+        << (t.kind == lease_kind::advance_reservation ? "AR"
+            : t.kind == lease_kind::immediate         ? "immediate"
+                                                      : "best-effort")
+        << ", " << t.nodes << " nodes, memory " << t.per_node[memory_mb] << " MB, duration "
+        << t.duration;
     if (t.start) out << ", start " << *t.start;
+    if (t.start_window) out << ", starts " << t.start_window->begin << ".." << t.start_window->end;
     if (t.real_duration != t.duration) out << ", real " << t.real_duration;
     out << '\n';
   }
