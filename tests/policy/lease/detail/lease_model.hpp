@@ -55,7 +55,7 @@ struct model_config {
 };
 
 enum class state { queued, scheduled, running, done, rejected, withdrawn };
-enum class outcome { completed, suspended, cancelled };
+enum class outcome { completed, suspended, cancelled, released };
 
 // One segment as it happened: its nodes, from its begin to its real end, its run, the work done.
 struct segment {
@@ -78,17 +78,19 @@ struct result {
   friend bool operator==(const result&, const result&) = default;
 };
 
-// A withdrawal by the user at `at`.
-struct withdrawal {
+// What a user or execution manager calls at `at`: a withdrawal, or a release (the lease's
+// work is done).
+struct call {
   T at = 0;
   std::uint64_t id = 0;
+  bool release = false;
 };
 
 struct scenario {
   std::size_t nodes = 1;
   model_config config;
   std::vector<terms> leases;  // in submission order (submit times non-decreasing)
-  std::vector<withdrawal> withdrawals;
+  std::vector<call> calls;    // in time order
 };
 
 namespace detail {
@@ -124,6 +126,25 @@ class model {
     if (l.r.first_start || (l.st != state::queued && l.st != state::scheduled)) return;
     if (l.st == state::scheduled) unbook(l);
     l.st = state::withdrawn;
+    l.r.end = now_;
+    reevaluate();
+  }
+
+  // The execution manager's release: a running lease's work is done now; the rest of its
+  // booking is freed. Refused (nothing changes) for a lease that is not running.
+  void release(std::uint64_t id, T at) {
+    advance_to(at);
+    lease& l = leases_.at(id);
+    if (l.st != state::running) return;
+    const booking& b = l.b;
+    l.r.history.push_back({b.nodes,
+                           {b.begin, now_},
+                           {b.run_begin, std::clamp(now_, b.run_begin, b.run_end)},
+                           l.remaining_real,
+                           outcome::released});
+    free_from(l, now_);
+    l.remaining_real = l.remaining_max = 0;
+    l.st = state::done;
     l.r.end = now_;
     reevaluate();
   }
@@ -501,13 +522,18 @@ inline std::map<std::uint64_t, result> run_model(const scenario& s) {
     horizon = std::max(horizon, (t.start ? *t.start : t.submit)) + t.duration + 8;
   horizon *= 4;
   detail::model m(s.nodes, s.config, horizon);
-  std::size_t w = 0;
+  std::size_t c = 0;
+  const auto make_call = [&m](const call& x) {
+    if (x.release)
+      m.release(x.id, x.at);
+    else
+      m.withdraw(x.id, x.at);
+  };
   for (const auto& t : s.leases) {
-    for (; w < s.withdrawals.size() && s.withdrawals[w].at < t.submit; ++w)
-      m.withdraw(s.withdrawals[w].id, s.withdrawals[w].at);
+    for (; c < s.calls.size() && s.calls[c].at < t.submit; ++c) make_call(s.calls[c]);
     m.submit(t);
   }
-  for (; w < s.withdrawals.size(); ++w) m.withdraw(s.withdrawals[w].id, s.withdrawals[w].at);
+  for (; c < s.calls.size(); ++c) make_call(s.calls[c]);
   m.run_out();
   return m.results();
 }

@@ -34,6 +34,8 @@ struct features {
   bool windows = true;                  // advance reservations with a window of starts
   bool always_migrate = false;          // suspension and migration in every scenario
   std::int64_t reservation_one_in = 4;  // a lease is an advance reservation with this odds
+  bool releases = true;  // leases of unknown real duration released by the execution manager
+  bool held = true;      // leases held in the queue until withdrawn
 };
 
 template <class Draw>
@@ -93,12 +95,16 @@ scenario random_scenario(Draw&& draw, const features& f) {
       t.preemptible = false;
       t.real_duration = t.duration;
     } else if (f.withdrawals && draw(0, 4) == 0) {
-      s.withdrawals.push_back({submit + draw(0, 8), t.id});
+      s.calls.push_back({submit + draw(0, 8), t.id});
+      t.hold_in_queue = f.held && draw(0, 2) == 0;
+    } else if (f.releases && draw(0, 5) == 0) {
+      t.real_duration = 0;  // unknown: runs to its maximum unless released
+      s.calls.push_back({submit + draw(0, 16), t.id, true});
     }
     s.leases.push_back(t);
   }
-  std::stable_sort(s.withdrawals.begin(), s.withdrawals.end(),
-                   [](const withdrawal& a, const withdrawal& b) { return a.at < b.at; });
+  std::stable_sort(s.calls.begin(), s.calls.end(),
+                   [](const call& a, const call& b) { return a.at < b.at; });
   return s;
 }
 
@@ -126,19 +132,24 @@ inline std::map<std::uint64_t, result> run_scheduler(const scenario& s) {
   lease_scheduler<> sched(cluster::slot_table<free_list<T, node_resources>>(
                               s.nodes, node_resources{1, 1'000, 1'000'000, 10}),
                           scheduler_config_of(s.config));
-  std::size_t w = 0;
-  auto withdraw_until = [&](auto before) {
-    for (; w < s.withdrawals.size() && before(s.withdrawals[w].at); ++w) {
-      sched.advance_to(s.withdrawals[w].at);
-      (void)sched.withdraw(s.withdrawals[w].id, s.withdrawals[w].at);
+  std::size_t c = 0;
+  auto calls_until = [&](auto before) {
+    for (; c < s.calls.size() && before(s.calls[c].at); ++c) {
+      const call& x = s.calls[c];
+      sched.advance_to(x.at);
+      if (!x.release) {
+        (void)sched.withdraw(x.id, x.at);
+      } else if (sched.lease(x.id).state == lease_state::running) {
+        sched.release(x.id, x.at);  // a lease not running cannot be released
+      }
     }
   };
   for (const auto& t : s.leases) {
-    withdraw_until([&](T at) { return at < t.submit; });
+    calls_until([&](T at) { return at < t.submit; });
     sched.advance_to(t.submit);
     (void)sched.submit(t, t.submit);
   }
-  withdraw_until([](T) { return true; });
+  calls_until([](T) { return true; });
   while (const auto next = sched.next_event_time()) sched.advance_to(*next);
   std::map<std::uint64_t, result> out;
   for (const auto& [id, l] : sched.leases()) {
@@ -169,6 +180,7 @@ inline std::map<std::uint64_t, result> run_scheduler(const scenario& s) {
       segment seg{h.nodes, h.span, h.run, h.work, outcome::completed};
       if (h.outcome == segment_outcome::suspended) seg.how = outcome::suspended;
       if (h.outcome == segment_outcome::cancelled) seg.how = outcome::cancelled;
+      if (h.outcome == segment_outcome::released) seg.how = outcome::released;
       r.history.push_back(seg);
     }
     r.suspensions = l.suspensions;
@@ -210,9 +222,11 @@ inline std::string describe(const scenario& s) {
     if (t.start) out << ", start " << *t.start;
     if (t.start_window) out << ", starts " << t.start_window->begin << ".." << t.start_window->end;
     if (t.real_duration != t.duration) out << ", real " << t.real_duration;
+    if (t.hold_in_queue) out << ", held in the queue";
     out << '\n';
   }
-  for (const auto& w : s.withdrawals) out << "  withdraw " << w.id << " at " << w.at << '\n';
+  for (const auto& x : s.calls)
+    out << (x.release ? "  release " : "  withdraw ") << x.id << " at " << x.at << '\n';
   return out.str();
 }
 
@@ -221,7 +235,7 @@ inline std::string describe(const result& r) {
   out << name(r.st) << ", start " << (r.first_start ? std::to_string(*r.first_start) : "-")
       << ", end " << (r.end ? std::to_string(*r.end) : "-") << ", s/m/c " << r.suspensions << '/'
       << r.migrations << '/' << r.cancellations;
-  constexpr const char* how[] = {"completed", "suspended", "cancelled"};
+  constexpr const char* how[] = {"completed", "suspended", "cancelled", "released"};
   for (const auto& seg : r.history) {
     out << "\n      " << seg.span << " runs " << seg.run << " work " << seg.work << " on {";
     for (std::size_t n : seg.nodes) out << ' ' << n;
