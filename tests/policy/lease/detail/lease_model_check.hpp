@@ -36,12 +36,14 @@ struct features {
   std::int64_t reservation_one_in = 4;  // a lease is an advance reservation with this odds
   bool releases = true;  // leases of unknown real duration released by the execution manager
   bool held = true;      // leases held in the queue until withdrawn
+  std::int64_t max_nodes = 4;
+  std::int64_t max_leases = 6;
 };
 
 template <class Draw>
 scenario random_scenario(Draw&& draw, const features& f) {
   scenario s;
-  s.nodes = static_cast<std::size_t>(draw(1, 4));
+  s.nodes = static_cast<std::size_t>(draw(1, f.max_nodes));
   switch (draw(0, 3)) {
     case 0:
       s.config.backfill = backfill_mode::off;
@@ -69,7 +71,7 @@ scenario random_scenario(Draw&& draw, const features& f) {
     // longer than the suspension it replaces (lease_model.hpp, finish()).
     s.config.boot_shutdown = draw(0, 1);
   }
-  const auto count = draw(1, 6);
+  const auto count = draw(1, f.max_leases);
   T submit = 0;
   for (std::int64_t i = 0; i < count; ++i) {
     submit += draw(0, 4);
