@@ -8,6 +8,7 @@
 //   haizea_lwf scenario.lwf                         the paper's VM configuration
 //   haizea_lwf scenario.lwf --suspend-rate 32 --resume-rate 32 --haizea-choices
 //   haizea_lwf scenario.lwf --images reuse --per-job jobs.csv
+//   haizea_lwf scenario.lwf --gantt schedule.svg      the schedule drawn as a Gantt chart
 //
 // Mapping of a Haizea configuration file onto the options (only these are modelled):
 //   [scheduling] backfilling, suspension, migration      --backfilling, --config, --no-migration
@@ -34,6 +35,7 @@
 #include <vector>
 
 #include <leasehold/io/batsim_jobs.hpp>
+#include <leasehold/io/gantt_recorder.hpp>
 #include <leasehold/io/job_outcomes.hpp>
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 #include <leasehold/policy/staging/image_staging.hpp>
@@ -66,6 +68,7 @@ struct options {
   std::int64_t cache_mb = 20 * 1024;
   std::int64_t cpu_divisor = 100;
   std::string per_job;
+  std::string gantt;  // --gantt: the schedule as an SVG Gantt chart
 };
 
 // A document that cannot be turned into a cluster and leases: the message is printed after
@@ -192,8 +195,21 @@ int run(const options& o) {
     if (!shape.has_disk) config.reserve_disk_for_memory_state = false;
     using table = lh::cluster::slot_table<lh::free_list<T, lease::node_resources>>;
     auto replay = [&](auto& scheduler) {
+      lh::io::gantt_recorder<T> recorder;
+      if (!o.gantt.empty()) scheduler.set_observer(&recorder);
       lh::sim::simulate_leases(scheduler, leases);
-      return report(scheduler, workload.name, leases, shape, o);
+      const int code = report(scheduler, workload.name, leases, shape, o);
+      if (code != 0 || o.gantt.empty()) return code;
+      auto chart = lh::io::gantt_chart_of(scheduler.leases(), shape.nodes, recorder);
+      chart.title = "haizea_lwf: \"" + workload.name + "\"";
+      chart.subtitle = std::to_string(leases.size()) + " leases on " + std::to_string(shape.nodes) +
+                       " nodes, " + o.config + (o.haizea_choices ? " with Haizea's choices" : "") +
+                       ", images " + o.images;
+      chart.notes = {"input: " + std::filesystem::path(o.lwf).filename().string() +
+                     "; time from the workload's start"};
+      if (!examples::write_file(o.gantt, lh::io::to_svg(chart))) return 1;
+      std::cout << "Gantt chart in " << examples::display_path(o.gantt) << '\n';
+      return 0;
     };
     if (o.images == "none") {
       lease::lease_scheduler<> scheduler(table(shape.nodes, shape.per_node), config);
@@ -270,7 +286,13 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--per-job", o.per_job,
                  "also write every lease in Batsim's jobs.csv layout to this file");
+  app.add_option("--gantt", o.gantt,
+                 "also draw the schedule as a Gantt chart (SVG): nodes against time, a bar per "
+                 "lease segment coloured by kind, advance reservations outlined, suspensions, "
+                 "migrations and image transfers marked");
   if (const auto code = examples::parse(app, argc, argv)) return *code;
+  // The chart is written after the run: its path is checked (its directories made) before.
+  if (!examples::prepare_output(o.gantt)) return 1;
   try {
     return run(o);
   } catch (const std::exception& e) {
