@@ -251,9 +251,11 @@ inline void draw_segment(std::ostringstream& out, const gantt_segment& s, const 
     const double h = g.row * static_cast<double>(last - first + 1) - 2 * pad;
     out << "<rect class=\"bar\" x=\"" << px(x0) << "\" y=\"" << px(y) << "\" width=\"" << px(w)
         << "\" height=\"" << px(h) << "\" fill=\"" << colour << "\" fill-opacity=\"0.35\"/>\n";
+    // Thin rows have no gap: a hairline keeps neighbouring leases of one colour apart.
+    const std::string edge = pad == 0 && rw >= 3 ? "\" stroke=\"#ffffff\" stroke-width=\"0.5" : "";
     if (rw > 0)
       out << "<rect class=\"run\" x=\"" << px(rx) << "\" y=\"" << px(y) << "\" width=\"" << px(rw)
-          << "\" height=\"" << px(h) << "\" fill=\"" << colour << "\"/>\n";
+          << "\" height=\"" << px(h) << "\" fill=\"" << colour << edge << "\"/>\n";
     if (outlined)
       out << "<rect class=\"ar-outline\" x=\"" << px(x0) << "\" y=\"" << px(y) << "\" width=\""
           << px(w) << "\" height=\"" << px(h)
