@@ -15,7 +15,7 @@ one terminal session per document:
 - with shell variables (`exe=...`, `sweep=(...)`) carried from one command to the next, and
   background commands (`... &`) run together with the `wait` that ends them;
 - bounded in time (the whole process group is killed on timeout), checking the exit code and
-  that every output the command names (--out, --csv, --svg, --per-job, --leases, --shard-dir,
+  that every output the command names (--out, --csv, --svg, --per-job, --leases, --shard-dir, --gantt,
   --benchmark_out=, > FILE) exists and is not empty.
 
 Every command must be classified: run (a program of the build tree, /usr/bin/python3 on a
@@ -190,7 +190,7 @@ REDUCTIONS = {
 }
 
 # Options whose value names a file or directory the command writes.
-OUTPUT_OPTIONS = ("--out", "--csv", "--svg", "--per-job", "--leases", "--shard-dir")
+OUTPUT_OPTIONS = ("--out", "--csv", "--svg", "--per-job", "--leases", "--shard-dir", "--gantt")
 DIRECTORY_OUTPUTS = ("--out", "--shard-dir")
 
 ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
