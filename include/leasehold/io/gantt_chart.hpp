@@ -339,15 +339,15 @@ inline double draw_gantt_legend(std::ostringstream& out, double left, double top
       {"advance reservation (outlined)",
        box("#E69F00", " stroke=\"#000000\" stroke-width=\"1.5\"")},
       {"immediate", box("#009E73", "")},
-      {"overheads: boot, image, migration, resume, suspension, shutdown (light)",
-       box("#0072B2", " fill-opacity=\"0.35\"")},
       {"suspended", "<path d=\"M12,0V12\" stroke=\"#000000\" stroke-width=\"3\"/>"},
       {"cancelled (preempted, requeued)",
        "<path d=\"M7,1L17,11M7,11L17,1\" stroke=\"#D55E00\" stroke-width=\"2\"/>"},
       {"migration",
        "<path d=\"M0,6H17\" stroke=\"#CC79A7\" stroke-width=\"1.5\" "
        "stroke-dasharray=\"4,2\"/><path d=\"M24,6L17,2.5V9.5Z\" fill=\"#CC79A7\"/>"},
-      {"image transfer", "<rect y=\"8\" width=\"24\" height=\"4\" fill=\"#555555\"/>"}};
+      {"image transfer", "<rect y=\"8\" width=\"24\" height=\"4\" fill=\"#555555\"/>"},
+      {"overheads: boot, image, migration, resume, suspension, shutdown (light)",
+       box("#0072B2", " fill-opacity=\"0.35\"")}};
   double x = left;
   double y = top;
   for (const entry& e : entries) {
