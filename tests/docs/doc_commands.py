@@ -196,9 +196,13 @@ REDUCTIONS = {
     # log of the example tests instead (the program has no option to stop early).
     "./build/release/examples/blue_horizon_embedding":
         [("blue_horizon_embedding", "blue_horizon_embedding --trace examples/data/tiny.swf")],
-    # Python: the 30-day Table 1 row and the 30-day queue-order comparison, on one day; the
-    # pairs benchmark on its smallest profile.
+    # Python: the 30-day Table 1 rows (their output blocks are long: compared by --long), the
+    # 30-day queue-order comparison, on one day; the pairs benchmark on its smallest profile.
     "PYTHONPATH=build/dev/python /usr/bin/python3 examples/python/haizea_table1_row.py --config NOVM-NOSR --rho 10 --delta 3 --size 2":
+        [("--size 2", "--size 2 --days 1")],
+    "PYTHONPATH=build/dev/python /usr/bin/python3 examples/python/haizea_table1_row.py --config NOVM-SR --rho 10 --delta 3 --size 2":
+        [("--size 2", "--size 2 --days 1")],
+    "PYTHONPATH=build/dev/python /usr/bin/python3 examples/python/haizea_table1_row.py --config VM-PREDEPLOY --rho 10 --delta 3 --size 2":
         [("--size 2", "--size 2 --days 1")],
     "PYTHONPATH=build/dev/python /usr/bin/python3 examples/python/queue_order_prototype.py --trace ../shared/haizea-workloads/blue-30days.swf":
         [("blue-30days.swf", "blue-30days.swf --days 1")],
