@@ -375,8 +375,13 @@ def extract(doc, text, programs):
             if unknown:
                 raise DocError(f"{doc}:{start}: unknown output flag(s) {' '.join(unknown)} "
                                "(excerpt, long)")
-            last_block[-1].expected = Expected(start, [t for _, t in body], "excerpt" in flags,
-                                               "long" in flags)
+            # The lines as written (the fence's indentation removed, no other): fences() strips
+            # the leading spaces that output keeps.
+            raw = text.split("\n")
+            indent = len(raw[start - 2]) - len(raw[start - 2].lstrip())
+            lines = [raw[n - 1][indent:] if raw[n - 1][:indent].isspace() else raw[n - 1]
+                     for n, _ in body]
+            last_block[-1].expected = Expected(start, lines, "excerpt" in flags, "long" in flags)
             last_block = None
             continue
         last_block = None
@@ -908,10 +913,11 @@ def self_check(ctx):
         expect("continuation error", str(e), "x.md:2: the last line continues (\\) past the block")
     # Output blocks: attached to the last command of the shell block before them, compared
     # after normalisation with … as a wildcard; an excerpt's lines in order.
-    doc = "\n".join(["```sh", "a", "b", "```", "prints:", "```output long", "x … y", "```"])
+    doc = "\n".join(["```sh", "a", "b", "```", "prints:", "```output long", "x … y", "  z",
+                     "```"])
     got = extract("x.md", doc, set())
     expect("output block", [(c.text, c.expected and (c.expected.lines, c.expected.long))
-                            for c in got], [("a", None), ("b", (["x … y"], True))])
+                            for c in got], [("a", None), ("b", (["x … y", "  z"], True))])
     block = Expected(1, ["", "total 3.5 s  ", "x … y", ""])
     expect("compare", compare_output(block, "total 3.5 s\nx 12 s y\n\n"), [])
     expect("compare differs", len(compare_output(block, "total 3.6 s\nx 1 y\n")), 1)
