@@ -97,7 +97,7 @@ struct gantt_chart {
 /// Ticks for a time axis (seconds) holding [lo, hi]: the smallest round step of clock time
 /// that cuts hi - lo into at most `target` steps (1, 2, 5, 10, 15 or 30 minutes, 1, 2, 3, 6 or
 /// 12 hours, 1 or 2 days, then 1, 2 or 5 times a power of ten days); the range is widened to
-/// whole steps. Throws leasehold::error for a range that is empty-reversed or not finite.
+/// whole steps. Throws leasehold::error for a reversed or non-finite range.
 [[nodiscard]] inline axis_ticks time_ticks(double lo, double hi, int target = 10) {
   if (!(lo <= hi) || !std::isfinite(lo) || !std::isfinite(hi) || target < 1)
     throw error("time_ticks: bad range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
