@@ -24,6 +24,8 @@
 //   --csv FILE   where to write one line per run (default haizea_experiment.csv)
 //   --rho R,...  only these columns of Table 1 (AR share in %, of 10, 20, 30)
 //   --svg FILE   also draw Table 1, ours beside the paper's, as an SVG figure (io/svg_plot)
+//   --gantt FILE.svg  draw the schedule of a single run (one --configs, one --rho) as a Gantt
+//                chart (io/gantt_chart)
 //   --days D     only the first D days of the trace (best-effort submissions and AR starts):
 //                a quick smoke run; the baseline is then that shorter run's
 //   --configs    only these configurations (comma-separated names)
@@ -69,6 +71,7 @@
 #include <thread>
 #include <vector>
 
+#include <leasehold/io/gantt_recorder.hpp>
 #include <leasehold/io/job_outcomes.hpp>
 #include <leasehold/io/svg_plot.hpp>
 #include <leasehold/policy/lease/lease_scheduler.hpp>
@@ -147,6 +150,7 @@ struct outcome {
   std::size_t left_out = 0;             // ARs of the injection file starting before their arrival
   std::vector<std::string> lease_rows;  // --leases: one CSV row per lease
   std::vector<std::string> job_rows;    // --per-job: one row per lease, Batsim's layout
+  std::optional<lh::io::gantt_chart> gantt;  // --gantt: the run's schedule
 };
 
 // --leases: one row per lease, the file a researcher compares with another simulator's
@@ -225,6 +229,7 @@ struct run_options {
   double image_mb_s = 10.0;  // the repository link's bandwidth for images (§4.3: 10 MB/s)
   bool keep_leases = false;
   bool keep_jobs = false;
+  bool keep_gantt = false;
   std::string workload;              // the label of the per-lease rows
   std::vector<std::string> context;  // the context columns of the per-job rows
 };
@@ -242,9 +247,16 @@ void simulate(const std::vector<lease::lease_terms<T>>& best_effort,
   all.insert(all.end(), ars.begin(), ars.end());
   if (c.vm_image)
     for (auto& l : all) l.image = lease::disk_image{"predeployed.img", 4096};
+  lh::io::gantt_recorder<T> recorder;
+  const auto keep_gantt = [&](const auto& scheduler) {
+    if (o.keep_gantt)
+      result.gantt = lh::io::gantt_chart_of(scheduler.leases(), cluster_nodes, recorder);
+  };
   if (!c.staged) {
     lease::lease_scheduler<> scheduler(paper_table_of_nodes(), run_config(c, o));
+    if (o.keep_gantt) scheduler.set_observer(&recorder);
     lh::sim::simulate_leases(scheduler, all);
+    keep_gantt(scheduler);
     result.metrics = lh::sim::measure(scheduler.leases(), cluster_nodes);
     if (o.keep_leases) result.lease_rows = lease_rows(scheduler, o.workload, c.name);
     if (o.keep_jobs) result.job_rows = job_rows(scheduler, o.context);
@@ -263,7 +275,9 @@ void simulate(const std::vector<lease::lease_terms<T>>& best_effort,
     images.add_image({assignment.prefix + std::to_string(i), assignment.size_mb});
   lease::lease_scheduler<lh::free_list<T, lease::node_resources>, staging::image_staging<>>
       scheduler(paper_table_of_nodes(), run_config(c, o), std::move(images));
+  if (o.keep_gantt) scheduler.set_observer(&recorder);
   lh::sim::simulate_leases(scheduler, all);
+  keep_gantt(scheduler);
   result.metrics = lh::sim::measure(scheduler.leases(), cluster_nodes);
   if (o.keep_leases) result.lease_rows = lease_rows(scheduler, o.workload, c.name);
   if (o.keep_jobs) result.job_rows = job_rows(scheduler, o.context);
@@ -822,6 +836,14 @@ int main(int argc, char** argv) {
   // Shard files record the sweep without the column choice, so a subset of columns is for
   // single-process runs only (the demo's).
   rho_opt->excludes(shard_opt)->excludes(all_opt);
+  // --gantt: one run's schedule, so one configuration and one load (AR share) only.
+  std::string gantt_path;
+  auto* gantt_opt = app.add_option(
+      "--gantt", gantt_path,
+      "draw the schedule of a single run (one --configs NAME and one --rho R) as a Gantt chart "
+      "in this SVG file: nodes against time, a bar per lease segment coloured by kind, "
+      "advance reservations outlined, suspensions, migrations and image transfers marked");
+  gantt_opt->excludes(shard_opt)->excludes(shards.merge_option)->excludes(all_opt);
   app.add_flag("--no-timing", no_timing,
                "leave the run_seconds column and the total simulation time out (for outputs "
                "that must compare byte for byte)");
@@ -830,9 +852,17 @@ int main(int argc, char** argv) {
   if (!preset_name.empty()) s.haizea = preset_name;
   s.migration_mb_s =
       migration_rate.value_or(preset_name == "hpdc08" ? hpdc08_migration_mb_s : 10.0);
-  // The figure is written after the sweep: its path is checked (and its directories made)
-  // before, so that a bad --svg fails at once rather than after hours of runs.
-  if (!examples::prepare_output(svg_path)) return 1;
+  if (!gantt_path.empty() && (s.configs.size() != 1 || s.rhos.size() != 1)) {
+    std::cerr
+        << "error: --gantt draws the schedule of one run: pass one configuration (--configs NAME) "
+           "and one load (--rho R); this command asks for "
+        << (s.configs.empty() ? config_names.size() : s.configs.size()) << " configuration(s) x "
+        << (s.rhos.empty() ? 3 : s.rhos.size()) << " load(s)\n";
+    return 2;
+  }
+  // The figures are written after the sweep: their paths are checked (and their directories
+  // made) before, so that a bad --svg or --gantt fails at once rather than after hours of runs.
+  if (!examples::prepare_output(svg_path) || !examples::prepare_output(gantt_path)) return 1;
   const bool timing = !no_timing;
   const auto configs = configurations();
 
@@ -1020,6 +1050,7 @@ int main(int argc, char** argv) {
           .image_mb_s = s.image_mb_s,
           .keep_leases = !leases_path.empty(),
           .keep_jobs = !per_job_path.empty(),
+          .keep_gantt = !gantt_path.empty() && t.workload != workloads.size(),
           .workload = t.workload == workloads.size() ? "no-AR" : workloads[t.workload].file(),
           .context = {r.workload, r.config, std::to_string(s.seed), days.str(), s.cancelled,
                       s.haizea, s.piggyback, image_rate.str(), lh::version_string}};
@@ -1074,5 +1105,19 @@ int main(int argc, char** argv) {
     if (!examples::close_output(per_job_csv, per_job_path)) return 1;
     std::cout << "Per-job rows (Batsim's layout) in " << per_job_path << '\n';
   }
+  for (outcome& r : results)
+    if (r.gantt) {
+      r.gantt->title = "haizea_experiment: " + r.config + " on " + r.workload;
+      r.gantt->subtitle = std::to_string(r.metrics.ar_accepted) +
+                          " advance reservations accepted, " +
+                          std::to_string(r.metrics.suspensions) + " suspensions, " +
+                          std::to_string(r.metrics.migrations) + " migrations";
+      r.gantt->notes = {"seed " + std::to_string(s.seed) +
+                        (s.days > 0 ? ", first " + std::to_string(s.days) + " days" : "") +
+                        (s.generated ? ", generated workload" : "") +
+                        "; time from the trace's start"};
+      if (!examples::write_file(gantt_path, lh::io::to_svg(*r.gantt))) return 1;
+      std::cout << "Gantt chart in " << examples::display_path(gantt_path) << '\n';
+    }
   return report(workloads, tasks, results, configs, s, nullptr, csv_path, timing, svg_path);
 }

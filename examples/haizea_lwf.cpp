@@ -10,6 +10,7 @@
 //   haizea_lwf scenario.lwf --images reuse --per-job jobs.csv
 //   haizea_lwf scenario.lwf --haizea-preset tests --suspend-time 4 --resume-time 36
 //   haizea_lwf workload.lwf --inject injection.lwf
+//   haizea_lwf scenario.lwf --gantt schedule.svg      the schedule drawn as a Gantt chart
 //
 // Mapping of a Haizea configuration file onto the options (only these are modelled):
 //   [scheduling] backfilling, suspension, migration      --backfilling, --config, --no-migration
@@ -40,6 +41,7 @@
 #include <vector>
 
 #include <leasehold/io/batsim_jobs.hpp>
+#include <leasehold/io/gantt_recorder.hpp>
 #include <leasehold/io/job_outcomes.hpp>
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 #include <leasehold/policy/staging/image_staging.hpp>
@@ -77,6 +79,7 @@ struct options {
   std::int64_t cache_mb = 20 * 1024;
   std::int64_t cpu_divisor = 100;
   std::string per_job;
+  std::string gantt;  // --gantt: the schedule as an SVG Gantt chart
 };
 
 // --haizea-preset: the presets of scheduler_config::with_haizea.
@@ -135,9 +138,10 @@ const char* outcome_name(lease::segment_outcome outcome) {
 
 // The image transfers of a run with image staging, as they ended (the observer hears each
 // once it is over; one withdrawn at its first instant is not heard as finished).
-class transfer_log : public lease::lease_observer<T> {
+class transfer_log : public lh::io::gantt_recorder<T> {
  public:
   void on_transfer_finished(const lease::transfer_notice<T>& transfer) override {
+    lh::io::gantt_recorder<T>::on_transfer_finished(transfer);
     finished.push_back(transfer);
   }
   std::vector<lease::transfer_notice<T>> finished;
@@ -256,13 +260,30 @@ int run(const options& o) {
     // lease's memory state is not charged to a disk that is not modelled.
     if (!shape.has_disk) config.reserve_disk_for_memory_state = false;
     using table = lh::cluster::slot_table<lh::free_list<T, lease::node_resources>>;
-    auto replay = [&](auto& scheduler, const transfer_log* transfers) {
+    // One observer (the scheduler has one slot) records what the chart and the transfer list
+    // need; it listens to every run, whether or not a chart is asked for.
+    transfer_log log;
+    auto replay = [&](auto& scheduler, bool staged) {
+      scheduler.set_observer(&log);
       lh::sim::simulate_leases(scheduler, leases);
-      return report(scheduler, workload.name, leases, shape, o, transfers);
+      const int code = report(scheduler, workload.name, leases, shape, o, staged ? &log : nullptr);
+      if (code != 0 || o.gantt.empty()) return code;
+      auto chart = lh::io::gantt_chart_of(scheduler.leases(), shape.nodes, log);
+      chart.title = "haizea_lwf: \"" + workload.name + "\"";
+      chart.subtitle =
+          std::to_string(leases.size()) + " leases on " + std::to_string(shape.nodes) + " nodes, " +
+          o.config +
+          (o.haizea_preset.empty() ? "" : " with Haizea's choices (" + o.haizea_preset + ")") +
+          ", images " + o.images;
+      chart.notes = {"input: " + std::filesystem::path(o.lwf).filename().string() +
+                     "; time from the workload's start"};
+      if (!examples::write_file(o.gantt, lh::io::to_svg(chart))) return 1;
+      std::cout << "Gantt chart in " << examples::display_path(o.gantt) << '\n';
+      return 0;
     };
     if (o.images == "none") {
       lease::lease_scheduler<> scheduler(table(shape.nodes, shape.per_node), config);
-      return replay(scheduler, nullptr);
+      return replay(scheduler, false);
     }
     staging::staging_config sc = o.images == "reuse" ? staging::staging_config::vm_reuse()
                                                      : staging::staging_config::vm_mult();
@@ -274,9 +295,7 @@ int run(const options& o) {
       if (l.image && known.insert(l.image->id).second) images.add_image(*l.image);
     lease::lease_scheduler<lh::free_list<T, lease::node_resources>, staging::image_staging<>>
         scheduler(table(shape.nodes, shape.per_node), config, std::move(images));
-    transfer_log transfers;
-    scheduler.set_observer(&transfers);
-    return replay(scheduler, &transfers);
+    return replay(scheduler, true);
   } catch (const lh::haizea::lwf_error& e) {
     // what() already starts with "line N: " for XML errors; content errors name the element.
     std::cerr << "error: " << o.lwf << ": " << e.what() << '\n';
@@ -359,8 +378,14 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--per-job", o.per_job,
                  "also write every lease in Batsim's jobs.csv layout to this file");
+  app.add_option("--gantt", o.gantt,
+                 "also draw the schedule as a Gantt chart (SVG): nodes against time, a bar per "
+                 "lease segment coloured by kind, advance reservations outlined, suspensions, "
+                 "migrations and image transfers marked");
   if (const auto code = examples::parse(app, argc, argv)) return *code;
   if (o.haizea_choices) o.haizea_preset = "tests";
+  // The chart is written after the run: its path is checked (its directories made) before.
+  if (!examples::prepare_output(o.gantt)) return 1;
   try {
     return run(o);
   } catch (const std::exception& e) {

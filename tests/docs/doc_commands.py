@@ -15,7 +15,7 @@ one terminal session per document:
 - with shell variables (`exe=...`, `sweep=(...)`) carried from one command to the next, and
   background commands (`... &`) run together with the `wait` that ends them;
 - bounded in time (the whole process group is killed on timeout), checking the exit code and
-  that every output the command names (--out, --csv, --svg, --per-job, --leases, --shard-dir,
+  that every output the command names (--out, --csv, --svg, --per-job, --leases, --shard-dir, --gantt,
   --benchmark_out=, > FILE) exists and is not empty.
 
 Every command must be classified: run (a program of the build tree, /usr/bin/python3 on a
@@ -28,9 +28,26 @@ REDUCTIONS, each with why; an entry of either table that no command uses fails t
 Commands on the data of ../shared are reported as skipped when it is absent (exit code 77,
 ctest's SKIP_RETURN_CODE), never as passed.
 
+Figures that cannot go stale: a fenced block labelled `output` that comes right after a shell
+block (prose between them is fine, no other code block) is the standard output of that block's
+last command, and is compared with what the command prints. Both are normalised first: trailing
+spaces of every line and blank lines at the start and end dropped. In the block, `…` (U+2026)
+stands for any text within one line (a wall time, a date). Variants, after the label:
+
+- `output excerpt`: the block's lines must appear in the output in this order, other lines
+  between them allowed (a table picked out of a long report);
+- `output long`: the command takes too long for CI at its documented size (a 30-day run in a
+  Debug build). It is still run at its reduced size, uncompared; `--long` runs only these
+  commands, at the documented size, and compares them (ctest: configure with
+  -DLEASEHOLD_DOC_FIGURES_LONG=ON, preferably the release preset, and run
+  `ctest -R docs.figures`).
+
+A compared block whose command is run at a reduced size must be marked `long`: a reduced run
+would not print the documented figures.
+
 Usage:
   doc_commands.py --source DIR --build DIR [--shared DIR] [--without benchmarks,python]
-                  [--timeout S] DOC.md...          run the commands of these documents
+                  [--timeout S] [--long] DOC.md... run the commands of these documents
   doc_commands.py --source DIR --build DIR --check  classify every document, run nothing,
                                                      and run the extractor's self-checks
 """
@@ -183,9 +200,13 @@ REDUCTIONS = {
     # log of the example tests instead (the program has no option to stop early).
     "./build/release/examples/blue_horizon_embedding":
         [("blue_horizon_embedding", "blue_horizon_embedding --trace examples/data/tiny.swf")],
-    # Python: the 30-day Table 1 row and the 30-day queue-order comparison, on one day; the
-    # pairs benchmark on its smallest profile.
+    # Python: the 30-day Table 1 rows (their output blocks are long: compared by --long), the
+    # 30-day queue-order comparison, on one day; the pairs benchmark on its smallest profile.
     "PYTHONPATH=build/dev/python /usr/bin/python3 examples/python/haizea_table1_row.py --config NOVM-NOSR --rho 10 --delta 3 --size 2":
+        [("--size 2", "--size 2 --days 1")],
+    "PYTHONPATH=build/dev/python /usr/bin/python3 examples/python/haizea_table1_row.py --config NOVM-SR --rho 10 --delta 3 --size 2":
+        [("--size 2", "--size 2 --days 1")],
+    "PYTHONPATH=build/dev/python /usr/bin/python3 examples/python/haizea_table1_row.py --config VM-PREDEPLOY --rho 10 --delta 3 --size 2":
         [("--size 2", "--size 2 --days 1")],
     "PYTHONPATH=build/dev/python /usr/bin/python3 examples/python/queue_order_prototype.py --trace ../shared/haizea-workloads/blue-30days.swf":
         [("blue-30days.swf", "blue-30days.swf --days 1")],
@@ -194,7 +215,7 @@ REDUCTIONS = {
 }
 
 # Options whose value names a file or directory the command writes.
-OUTPUT_OPTIONS = ("--out", "--csv", "--svg", "--per-job", "--leases", "--shard-dir")
+OUTPUT_OPTIONS = ("--out", "--csv", "--svg", "--per-job", "--leases", "--shard-dir", "--gantt")
 DIRECTORY_OUTPUTS = ("--out", "--shard-dir")
 
 ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -215,6 +236,15 @@ class Command:
     line: int         # line of the document where the command starts
     block: int        # line of the block's opening fence
     text: str         # continuations joined, trailing comment removed
+    expected: object = None  # Expected: the `output` block after this, the block's last command
+
+
+@dataclass
+class Expected:
+    line: int         # line of the output block's opening fence
+    lines: list       # its text, one string per line
+    excerpt: bool = False
+    long: bool = False
 
 
 def scan(text):
@@ -293,16 +323,18 @@ def split_simple(line):
     return simple
 
 
-def fences(path_text):
-    """Yields (label, fence line, [(line number, text)]) for every fenced block."""
+def fences(path_text, with_flags=False):
+    """Yields (label, fence line, [(line number, text)]) for every fenced block; with_flags,
+    (label, [words after the label]) instead of the label."""
     lines = path_text.split("\n")
     i = 0
     while i < len(lines):
-        m = re.match(r"^(\s*)(```+|~~~+)\s*([^\s`]*)", lines[i])
+        m = re.match(r"^(\s*)(```+|~~~+)\s*([^\s`]*)([^`]*)$", lines[i])
         if not m:
             i += 1
             continue
         indent, fence, label = len(m.group(1)), m.group(2), m.group(3).lower()
+        flags = m.group(4).split()
         start = i + 1
         body = []
         i += 1
@@ -312,7 +344,7 @@ def fences(path_text):
             i += 1
         if i == len(lines):
             raise DocError(f"line {start}: code block never closed")
-        yield label, start, body
+        yield (label, flags) if with_flags else label, start, body
         i += 1
 
 
@@ -338,7 +370,25 @@ def looks_like_command(line, programs):
 def extract(doc, text, programs):
     """The shell commands of one Markdown document, in order."""
     commands = []
-    for label, start, body in fences(text):
+    last_block = None  # the commands of the last fenced block, if it was shell
+    for (label, flags), start, body in fences(text, with_flags=True):
+        if label == "output":
+            if not last_block:
+                raise DocError(f"{doc}:{start}: an output block that follows no shell block")
+            unknown = [f for f in flags if f not in ("excerpt", "long")]
+            if unknown:
+                raise DocError(f"{doc}:{start}: unknown output flag(s) {' '.join(unknown)} "
+                               "(excerpt, long)")
+            # The lines as written (the fence's indentation removed, no other): fences() strips
+            # the leading spaces that output keeps.
+            raw = text.split("\n")
+            indent = len(raw[start - 2]) - len(raw[start - 2].lstrip())
+            lines = [raw[n - 1][indent:] if raw[n - 1][:indent].isspace() else raw[n - 1]
+                     for n, _ in body]
+            last_block[-1].expected = Expected(start, lines, "excerpt" in flags, "long" in flags)
+            last_block = None
+            continue
+        last_block = None
         if label and label not in SHELL_LABELS:
             continue  # cpp, c, cmake, json, python, text...: not shell
         lines = [(n, t) for n, t in body]
@@ -361,6 +411,7 @@ def extract(doc, text, programs):
                 pending = None
         if pending is not None:
             raise DocError(f"{doc}:{pending[0]}: the last line continues (\\) past the block")
+        last_block = [c for c in commands if c.block == start] or None
     return commands
 
 
@@ -383,7 +434,8 @@ class Plan:
 
 
 class Context:
-    def __init__(self, source, build, shared, without):
+    def __init__(self, source, build, shared, without, long=False):
+        self.long = long  # --long: only the commands of `output long` blocks, as written
         self.source = Path(source).resolve()
         self.build = Path(build).resolve()
         self.shared = Path(shared).absolute() if shared else self.source.parent / "shared"
@@ -552,7 +604,11 @@ def outputs_of(text):
 
 def plan(ctx, command, variables, cwd):
     """Classifies a command line: every simple command in it must be known."""
-    text = reduce(ctx, command)
+    text = command.text if ctx.long else reduce(ctx, command)
+    if command.expected and not command.expected.long and text != command.text:
+        raise DocError(f"{command.doc}:{command.expected.line}: the output block is compared, but "
+                       "its command is run at a reduced size (REDUCTIONS): mark it `output long`"
+                       " or document a command that is quick as written")
     kinds, details = [], []
     result = Plan(command, "run", text)
     for simple, op in split_simple(text):
@@ -580,12 +636,13 @@ def plan(ctx, command, variables, cwd):
         raise DocError(f"{command.doc}:{command.line}: runs some of its commands and skips "
                        f"others ({', '.join(kinds)}): split it into lines")
     result.assignment = all(d == "assignment" for d in details)
-    if result.kind == "run" and result.component == "benchmarks":
+    if result.kind == "run" and result.component == "benchmarks" and not ctx.long:
         # A benchmark measures nothing in a Debug build, and the suites take minutes there even
         # at a minimal --benchmark_min_time: the command is run as written with
         # --benchmark_list_tests=true added, which still fails on a flag Google Benchmark does
         # not know, and must list at least one benchmark (a filter that selects nothing
-        # fails). The release figures are measured by hand (docs/performance.md).
+        # fails). The release figures are measured by hand (docs/performance.md); with --long,
+        # a benchmark whose output block is long runs as written and is compared.
         if len(split_simple(text)) != 1:
             raise DocError(f"{command.doc}:{command.line}: a benchmark must be alone on its line")
         result.text = text + " --benchmark_list_tests=true"
@@ -628,25 +685,71 @@ def needs_shared(text):
     return "../shared" in text or "LEASEHOLD_SHARED_DIR" in text
 
 
-def run_step(script, cwd, env, timeout):
-    """Runs a bash script in its own process group; kills the group on timeout."""
+def run_step(script, cwd, env, timeout, separate=False):
+    """Runs a bash script in its own process group; kills the group on timeout. Returns the
+    exit code (None after a timeout), the output and the seconds taken; with `separate`,
+    standard output alone, then standard error after the seconds."""
     started = time.monotonic()
     proc = subprocess.Popen(["/bin/bash", "-c", script], cwd=cwd, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE if separate else subprocess.STDOUT,
                             start_new_session=True)
     try:
-        out, _ = proc.communicate(timeout=timeout)
+        out, err = proc.communicate(timeout=timeout)
         code = proc.returncode
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate()
+        out, err = proc.communicate()
         code = None
     # Whatever the script left in the background (a `&` without `wait`) dies with it.
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+    if separate:
+        return code, out, time.monotonic() - started, err
     return code, out, time.monotonic() - started
+
+
+def normalised(lines):
+    """Lines without trailing spaces, blank lines at the start and the end dropped."""
+    lines = [line.rstrip() for line in lines]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def line_pattern(expected_line):
+    """A documented line as a regular expression: `…` stands for any text."""
+    return re.compile("".join(".*" if part == "\u2026" else re.escape(part)
+                              for part in re.split("(\u2026)", expected_line)))
+
+
+def compare_output(expected, out):
+    """Problems (a list of sentences) between a documented output block and what the command
+    printed, after normalisation (module docstring)."""
+    want = normalised(expected.lines)
+    got = normalised(out.split("\n"))
+    if expected.excerpt:
+        i = 0
+        for n, line in enumerate(want):
+            pattern = line_pattern(line)
+            while i < len(got) and not pattern.fullmatch(got[i]):
+                i += 1
+            if i == len(got):
+                return [f"line {n + 1} of the output block ({line!r}) is not in the output, in "
+                        "order, after the lines before it"]
+            i += 1
+        return []
+    for n, (w, g) in enumerate(zip(want, got)):
+        if not line_pattern(w).fullmatch(g):
+            return [f"the output block differs at its line {n + 1}:\n      documented: {w!r}\n"
+                    f"      printed:    {g!r}"]
+    if len(want) != len(got):
+        return [f"the output block has {len(want)} lines, the command printed {len(got)}"]
+    return []
 
 
 def check_outputs(plans, cwd, variables):
@@ -688,6 +791,10 @@ def run_document(ctx, doc, timeout):
             for e in errors:
                 print("error:", e)
             return errors, []
+        if ctx.long:
+            # Only the long compared commands, with the assignments and stand-ins before them.
+            plans = [p for p in plans if p.kind != "run" or p.assignment or
+                     (p.command.expected and p.command.expected.long)]
         # Steps: a command, or background commands together with the `wait` that ends them.
         steps, group = [], []
         for p in plans:
@@ -727,7 +834,15 @@ def run_document(ctx, doc, timeout):
             env.update(block_env)
             script = "set -o pipefail\n" + "".join(a + "\n" for a in assignments) + \
                 "\n".join(p.text for p in runs) + "\n"
-            code, out, seconds = run_step(script, cwd, env, timeout)
+            expected = runs[-1].command.expected
+            compared = expected is not None and (ctx.long or not expected.long)
+            if compared and len(runs) != 1:
+                raise DocError(f"{where}: a compared command must run alone (not in the "
+                               "background with others)")
+            if compared:
+                code, out, seconds, err = run_step(script, cwd, env, timeout, separate=True)
+            else:
+                code, out, seconds = run_step(script, cwd, env, timeout)
             problems = []
             if code is None:
                 problems.append(f"killed after {timeout} s (add or shrink its reduction)")
@@ -735,6 +850,11 @@ def run_document(ctx, doc, timeout):
                 problems.append(f"exit code {code}")
             else:
                 problems += check_outputs(runs, cwd, variables)
+                if compared:
+                    problems += [f"{doc}:{expected.line}: {p}"
+                                 for p in compare_output(expected, out)]
+            if compared:
+                out += err  # for the report
                 if any(p.component == "benchmarks" for p in runs) and (
                         not out.strip() or "Failed to match any benchmarks" in out):
                     problems.append("the filter selects no benchmark")
@@ -751,7 +871,10 @@ def run_document(ctx, doc, timeout):
                 print(f"{where}: FAILED ({seconds:.1f} s): {shown}\n    " + "; ".join(problems))
                 print(out[-2000:])
                 continue
-            print(f"{where}: ok ({seconds:.1f} s): {shown}")
+            print(f"{where}: ok ({seconds:.1f} s): {shown}" +
+                  (f"\n    (output compared with the block at line {expected.line})"
+                   if compared else
+                   "\n    (its output block is long: compared with --long)" if expected else ""))
             if len(runs) == 1 and runs[0].assignment:
                 assignments.append(runs[0].text)
     return failures, data_skips
@@ -792,6 +915,25 @@ def self_check(ctx):
         errors.append("self-check: a continuation past the block was accepted")
     except DocError as e:
         expect("continuation error", str(e), "x.md:2: the last line continues (\\) past the block")
+    # Output blocks: attached to the last command of the shell block before them, compared
+    # after normalisation with … as a wildcard; an excerpt's lines in order.
+    doc = "\n".join(["```sh", "a", "b", "```", "prints:", "```output long", "x … y", "  z",
+                     "```"])
+    got = extract("x.md", doc, set())
+    expect("output block", [(c.text, c.expected and (c.expected.lines, c.expected.long))
+                            for c in got], [("a", None), ("b", (["x … y", "  z"], True))])
+    block = Expected(1, ["", "total 3.5 s  ", "x … y", ""])
+    expect("compare", compare_output(block, "total 3.5 s\nx 12 s y\n\n"), [])
+    expect("compare differs", len(compare_output(block, "total 3.6 s\nx 1 y\n")), 1)
+    expect("compare length", len(compare_output(block, "total 3.5 s\nx 1 y\nz\n")), 1)
+    excerpt = Expected(1, ["b", "d …"], excerpt=True)
+    expect("excerpt", compare_output(excerpt, "a\nb\nc\nd 4\n"), [])
+    expect("excerpt order", len(compare_output(excerpt, "d 4\nb\n")), 1)
+    try:
+        extract("x.md", "```cpp\nint x;\n```\n```output\n1\n```\n", set())
+        errors.append("self-check: an output block after a cpp block was accepted")
+    except DocError as e:
+        expect("orphan output", str(e), "x.md:4: an output block that follows no shell block")
     saved = (set(ctx.used_skips), set(ctx.used_reductions))
     try:
         plan(ctx, Command("x.md", 7, 6, "frobnicate --all"), {}, Path("/tmp"))
@@ -856,10 +998,13 @@ def main():
     parser.add_argument("--without", default="", help="comma-separated: benchmarks, python")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per command")
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--long", action="store_true",
+                        help="run only the commands of `output long` blocks, as written, and "
+                             "compare their output")
     parser.add_argument("docs", nargs="*")
     args = parser.parse_args()
     ctx = Context(args.source, args.build, args.shared,
-                  [w for w in args.without.split(",") if w])
+                  [w for w in args.without.split(",") if w], long=args.long)
     if args.check:
         errors = check_all(ctx)
         for e in errors:

@@ -204,6 +204,56 @@ inline double text_width(std::string_view text, double font_size) {
   return 0.65 * font_size * static_cast<double>(glyphs);
 }
 
+// The parts every figure of io/ shares (plots here, Gantt charts in gantt_chart.hpp), so that
+// they are one writer: the document's opening (size, font, white background), the heading
+// (a bold title and a grey subtitle at the top left) and the notes below the drawing.
+inline void open_document(std::ostringstream& out, double width, double height) {
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\""
+      << px(height) << "\" viewBox=\"0 0 " << px(width) << ' ' << px(height)
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+}
+
+// The height the heading takes, a margin below it included.
+inline double heading_height(std::string_view title, std::string_view subtitle) {
+  return (title.empty() ? 0 : 24) + (subtitle.empty() ? 0 : 18) + 8;
+}
+
+inline void write_heading(std::ostringstream& out, std::string_view title,
+                          std::string_view subtitle) {
+  double y = 0;
+  if (!title.empty()) {
+    out << "<text x=\"12\" y=\"20\" font-size=\"15\" font-weight=\"bold\">" << xml_escape(title)
+        << "</text>\n";
+    y = 24;
+  }
+  if (!subtitle.empty())
+    out << "<text x=\"12\" y=\"" << px(y + 14) << "\" fill=\"#444444\">" << xml_escape(subtitle)
+        << "</text>\n";
+}
+
+inline double notes_height(const std::vector<std::string>& notes) {
+  return 18 * static_cast<double>(notes.size()) + 8;
+}
+
+// The notes, one line each, from `top` down.
+inline void write_notes(std::ostringstream& out, const std::vector<std::string>& notes,
+                        double top) {
+  for (std::size_t n = 0; n < notes.size(); ++n)
+    out << "<text x=\"12\" y=\"" << px(top + 14 + 18 * static_cast<double>(n))
+        << "\" fill=\"#444444\">" << xml_escape(notes[n]) << "</text>\n";
+}
+
+// The width the heading and the notes need, so that no line of text is cut off.
+inline double text_block_width(std::string_view title, std::string_view subtitle,
+                               const std::vector<std::string>& notes) {
+  double width = 24 + 1.1 * text_width(title, 15);  // bold
+  width = std::max(width, 24 + text_width(subtitle, 12));
+  for (const std::string& note : notes) width = std::max(width, 24 + text_width(note, 12));
+  return width;
+}
+
 }  // namespace detail
 
 /// Round ticks for a linear axis holding [lo, hi], about `target` of them (Heckbert 1990).
@@ -401,40 +451,22 @@ inline void draw_panel(std::ostringstream& out, const plot_panel& panel, double 
       panel_width = std::max(panel_width, (46 + detail::text_width(series.name, 12)) / 0.45);
   const std::size_t columns = std::min(figure.columns, figure.panels.size());
   const std::size_t rows = (figure.panels.size() + columns - 1) / columns;
-  const double header = (figure.title.empty() ? 0 : 24) + (figure.subtitle.empty() ? 0 : 18) + 8;
-  const double footer = 18 * static_cast<double>(figure.notes.size()) + 8;
+  const double header = detail::heading_height(figure.title, figure.subtitle);
+  const double footer = detail::notes_height(figure.notes);
   // Wide enough for the panels and for every line of text (titles are never cut off).
-  double width = panel_width * static_cast<double>(columns);
-  width = std::max(width, 24 + 1.1 * detail::text_width(figure.title, 15));  // bold
-  width = std::max(width, 24 + detail::text_width(figure.subtitle, 12));
-  for (const std::string& note : figure.notes)
-    width = std::max(width, 24 + detail::text_width(note, 12));
+  const double width =
+      std::max(panel_width * static_cast<double>(columns),
+               detail::text_block_width(figure.title, figure.subtitle, figure.notes));
   const double height = header + figure.panel_height * static_cast<double>(rows) + footer;
 
   std::ostringstream out;
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << detail::px(width) << "\" height=\""
-      << detail::px(height) << "\" viewBox=\"0 0 " << detail::px(width) << ' ' << detail::px(height)
-      << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
-      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  double y = 0;
-  if (!figure.title.empty()) {
-    out << "<text x=\"12\" y=\"20\" font-size=\"15\" font-weight=\"bold\">"
-        << detail::xml_escape(figure.title) << "</text>\n";
-    y = 24;
-  }
-  if (!figure.subtitle.empty())
-    out << "<text x=\"12\" y=\"" << detail::px(y + 14) << "\" fill=\"#444444\">"
-        << detail::xml_escape(figure.subtitle) << "</text>\n";
+  detail::open_document(out, width, height);
+  detail::write_heading(out, figure.title, figure.subtitle);
   for (std::size_t p = 0; p < figure.panels.size(); ++p)
     detail::draw_panel(out, figure.panels[p], panel_width * static_cast<double>(p % columns),
                        header + figure.panel_height * static_cast<double>(p / columns), panel_width,
                        figure.panel_height);
-  for (std::size_t n = 0; n < figure.notes.size(); ++n)
-    out << "<text x=\"12\" y=\""
-        << detail::px(header + figure.panel_height * static_cast<double>(rows) + 14 +
-                      18 * static_cast<double>(n))
-        << "\" fill=\"#444444\">" << detail::xml_escape(figure.notes[n]) << "</text>\n";
+  detail::write_notes(out, figure.notes, header + figure.panel_height * static_cast<double>(rows));
   out << "</svg>\n";
   return out.str();
 }
