@@ -213,7 +213,6 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
         next_id_(other.next_id_),
         plan_end_(other.plan_end_) {}
 
-  // Copy and move assignment in one: a copy that throws leaves *this untouched.
   /// Copy and move assignment in one (copy and swap): a copy that throws leaves *this
   /// unchanged.
   bookings& operator=(bookings other) noexcept {

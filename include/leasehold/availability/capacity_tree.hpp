@@ -74,8 +74,6 @@ class capacity_tree : public detail::profile_types<T, C> {
   /// The moved-from tree may only be destroyed or assigned to.
   capacity_tree(capacity_tree&& other) noexcept : total_(other.total_) { swap(other); }
 
-  // Copy and move assignment in one: the argument is built by the copy or move constructor,
-  // so a copy that throws leaves *this untouched, and the swap cannot throw.
   /// Copy and move assignment in one (copy and swap): a copy that throws leaves *this
   /// unchanged.
   capacity_tree& operator=(capacity_tree other) noexcept {

@@ -55,8 +55,6 @@ class free_list : public detail::profile_types<T, C> {
   free_list(free_list&& other) noexcept
       : total_(other.total_), pool_(std::move(other.pool_)), blocks_(std::move(other.blocks_)) {}
 
-  // Copy and move assignment in one: the argument is built by the copy or move constructor,
-  // so a copy that throws leaves *this untouched, and the swap cannot throw.
   /// Copy and move assignment in one (copy and swap): a copy that throws leaves *this
   /// unchanged.
   free_list& operator=(free_list other) noexcept {

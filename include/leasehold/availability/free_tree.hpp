@@ -154,8 +154,6 @@ class free_tree : public detail::profile_types<T, C> {
         root_(std::exchange(other.root_, nullptr)),
         count_(std::exchange(other.count_, 0)) {}
 
-  // Copy and move assignment in one: the argument is built by the copy or move constructor,
-  // so a copy that throws leaves *this untouched, and the swap cannot throw.
   /// Copy and move assignment in one (copy and swap): a copy that throws leaves *this
   /// unchanged.
   free_tree& operator=(free_tree other) noexcept {
