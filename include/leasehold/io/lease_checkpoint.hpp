@@ -61,6 +61,9 @@ inline constexpr name_array<4> enum_names<policy::lease::backfilling::mode>{
     "off", "aggressive", "conservative", "intermediate"};
 template <>
 inline constexpr name_array<2> enum_names<policy::lease::replanning>{"whole_queue", "slide_back"};
+template <>
+inline constexpr name_array<2> enum_names<policy::lease::preemption_set>{"all_overlapping",
+                                                                         "minimal"};
 /// \endcond
 
 // The lease structs, member by member in the document's order (fields.hpp writes and reads
@@ -156,7 +159,9 @@ struct object_fields<policy::lease::scheduler_config<T>> {
       field{"reservation_overhead_inside", &C::reservation_overhead_inside, older},
       field{"shutdown_after_early_end", &C::shutdown_after_early_end, older},
       field{"suspend_time_fixed", &C::suspend_time_fixed, older},
-      field{"resume_time_fixed", &C::resume_time_fixed, older}};
+      field{"resume_time_fixed", &C::resume_time_fixed, older},
+      // Absent in checkpoints written before the preempted set was an option: all_overlapping.
+      field{"preempt", &C::preempt, older}};
 };
 
 // The scheduler's state (policy/lease/scheduler_state.hpp, from export_state()). The queue,

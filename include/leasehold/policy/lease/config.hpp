@@ -92,6 +92,13 @@ enum class replanning { whole_queue, slide_back };
 // booked in either (the paper's non-blocking switch).
 enum class migration_step { with_resume, transfer_first };
 
+// Which best-effort leases an advance reservation preempts on a node that lacks room for it
+// (docs/leases.md, "Preemption"). all_overlapping: every preemptible best-effort lease booked
+// on that node over any part of the reservation. minimal: the fewest of those that make room on
+// every such node, then those losing the least run time, then the smallest ids. On nodes of
+// one CPU, where every lease in the way fills the node, both preempt the same leases.
+enum class preemption_set { all_overlapping, minimal };
+
 template <time_value T = std::int64_t>
 struct scheduler_config {
   backfilling backfill = backfilling::aggressive();
@@ -127,6 +134,7 @@ struct scheduler_config {
   bool retire_finished = false;
   replanning replan = replanning::whole_queue;
   migration_step migration_booking = migration_step::with_resume;
+  preemption_set preempt = preemption_set::all_overlapping;
 
   // ---- Haizea's own choices, where its code differs from our reading of the paper --------
   // Each is off by default (the schedules of docs/leases.md); with_haizea_choices() turns on
