@@ -80,6 +80,7 @@ struct options {
   std::int64_t cpu_divisor = 100;
   std::string per_job;
   std::string gantt;  // --gantt: the schedule as an SVG Gantt chart
+  std::string preempt = "all_overlapping";
 };
 
 // --haizea-preset: the presets of scheduler_config::with_haizea.
@@ -104,6 +105,7 @@ lease::scheduler_config<T> config_of(const options& o) {
   else
     c.backfill = lease::backfilling::aggressive();
   if (o.no_migration) c.migrate = lease::migration::none;
+  if (o.preempt == "minimal") c.preempt = lease::preemption_set::minimal;
   c.suspend_rate_mb_s = o.suspend_rate;
   c.resume_rate_mb_s = o.resume_rate;
   c.suspend_time_fixed = o.suspend_time;
@@ -335,6 +337,12 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"off", "aggressive", "conservative"}))
       ->capture_default_str();
   app.add_flag("--no-migration", o.no_migration, "a suspended lease resumes only on its own nodes");
+  app.add_option("--preempt", o.preempt,
+                 "which best-effort leases an advance reservation preempts on a node lacking "
+                 "room: all_overlapping (every one in the way) or minimal (the fewest that make "
+                 "room, then least run time lost, then smallest ids)")
+      ->check(CLI::IsMember({"all_overlapping", "minimal"}))
+      ->capture_default_str();
   app.add_option("--suspend-rate", o.suspend_rate, "MB/s at which a VM's memory is saved")
       ->check(examples::finite() & CLI::Range(0.001, 1e6))
       ->capture_default_str();

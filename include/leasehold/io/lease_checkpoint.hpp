@@ -62,6 +62,9 @@ inline constexpr name_array<4> enum_names<policy::lease::backfilling::mode>{
     "off", "aggressive", "conservative", "intermediate"};
 template <>
 inline constexpr name_array<2> enum_names<policy::lease::replanning>{"whole_queue", "slide_back"};
+template <>
+inline constexpr name_array<2> enum_names<policy::lease::preemption_set>{"all_overlapping",
+                                                                         "minimal"};
 /// \endcond
 
 /// The lease structs, member by member in the document's order (fields.hpp writes and reads
@@ -161,7 +164,9 @@ struct object_fields<policy::lease::scheduler_config<T>> {
       // Absent in checkpoints written before the paper-era Haizea's choices: off.
       field{"reservation_held_until_end", &C::reservation_held_until_end, older},
       field{"stretch_rounds_up", &C::stretch_rounds_up, older},
-      field{"suspend_thresholds_per_state", &C::suspend_thresholds_per_state, older}};
+      field{"suspend_thresholds_per_state", &C::suspend_thresholds_per_state, older},
+      // Absent in checkpoints written before the preempted set was an option: all_overlapping.
+      field{"preempt", &C::preempt, older}};
 };
 
 /// The scheduler's state (policy/lease/scheduler_state.hpp, from export_state()). The queue,

@@ -147,6 +147,40 @@ TEST_CASE("lease_scheduler: a suspended lease migrates when that resumes it soon
   CHECK(s.lease(1).work_done() == 1000);
 }
 
+TEST_CASE("lease_scheduler: a suspended lease does not migrate to resume later") {
+  // NOVM-SR's rules on 3 nodes of 1 CPU, leases of 100 MB: suspending takes 100 / 50 = 2 s,
+  // resuming 100 / 100 = 1 s, migrating 100 / 50 = 2 s; the minimum run is 2 + 1 = 3 s.
+  auto config = scheduler_config<T>::novm_sr();
+  config.resume_rate_mb_s = 100;
+  config.network_mb_s = 50;
+  lease_scheduler<> s(node_table(3, node_resources{1, 100, 10000, 10}), config);
+  auto small = [](lease_terms<T> t) {
+    t.per_node = {1, 100, 0, 0};
+    return t;
+  };
+  // L1 (4 s asked, 2 s real) starts at 0 on node 0. L2 (3 s, 1 s real) starts at 1 on node 1
+  // and ends at 2. A, submitted at 1 for [3, 4) on 2 nodes: only node 2 is free, nodes 0 and 1
+  // both hold a running lease, so node 0 (lowest id) is taken and L1 suspends [1, 3), having
+  // run [0, 1) (1 s of work; 3 s of its maximum and 1 s of its real work left).
+  // At 3, L1 resumed in place books node 0 after A: [4, 8), resume [4, 5), run [5, 8), and
+  // ends at 6 (its real work). Migrating to node 1 (free since 2) books [3, 9): transfer
+  // [3, 5), resume [5, 6), run [6, 9), ending at 7: it begins sooner but its run begins
+  // later, so L1 stays.
+  run(s, {small(best_effort(1, 0, 1, 4, 2)), small(best_effort(2, 1, 1, 3, 1)),
+          small(reservation(3, 1, 3, 2, 1))});
+  CHECK(segments(s, 3) == std::vector<span_on>{{{3, 4}, nodes{0, 2}}});
+  CHECK(segments(s, 2) == std::vector<span_on>{{{1, 2}, nodes{1}}});
+  REQUIRE(s.lease(1).history.size() == 2);
+  CHECK(s.lease(1).history[0].span == interval<T>{0, 3});
+  CHECK(s.lease(1).history[0].run == interval<T>{0, 1});
+  CHECK(s.lease(1).history[0].outcome == segment_outcome::suspended);
+  CHECK(s.lease(1).history[1].span == interval<T>{4, 6});
+  CHECK(s.lease(1).history[1].run == interval<T>{5, 6});
+  CHECK(s.lease(1).history[1].nodes == nodes{0});
+  CHECK(s.lease(1).migrations == 0);
+  CHECK(*s.lease(1).end == 6);
+}
+
 TEST_CASE("lease_scheduler: a premature end pulls later leases forward") {
   auto s = make_scheduler(test_config(suspension::none));
   // L1: 4 nodes, asks for 1000 s but really runs 300: [0, 300).

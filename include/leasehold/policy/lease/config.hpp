@@ -125,6 +125,13 @@ inline std::ostream& operator<<(std::ostream& out, haizea_preset p) {
   return out << "haizea_preset(" << static_cast<int>(p) << ')';
 }
 
+/// Which best-effort leases an advance reservation preempts on a node that lacks room for it
+/// (docs/leases.md, "Preemption"). all_overlapping: every preemptible best-effort lease booked
+/// on that node over any part of the reservation. minimal: the fewest of those that make room on
+/// every such node, then those losing the least run time, then the smallest ids. On nodes of
+/// one CPU, where every lease in the way fills the node, both preempt the same leases.
+enum class preemption_set { all_overlapping, minimal };
+
 /// The lease scheduler's knobs, the paper's values by default (VM-PREDEPLOY); the scheduler
 /// checks them and throws invalid_request for values out of range.
 template <time_value T = std::int64_t>
@@ -169,6 +176,8 @@ struct scheduler_config {
   replanning replan = replanning::whole_queue;
   /// How a migration's transfer is booked.
   migration_step migration_booking = migration_step::with_resume;
+  /// Which leases an advance reservation preempts on a node that lacks room (preemption_set).
+  preemption_set preempt = preemption_set::all_overlapping;
 
   // ---- Haizea's own choices, where its code differs from our reading of the paper --------
   // Each is off by default (the schedules of docs/leases.md); with_haizea_choices() turns on

@@ -477,6 +477,10 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
     if (c.minimum_run && *c.minimum_run < 0)
       throw invalid_request(leasehold::detail::describe("scheduler_config: minimum run ",
                                                         *c.minimum_run, " is negative"));
+    if (c.preempt != preemption_set::all_overlapping && c.preempt != preemption_set::minimal)
+      throw invalid_request(
+          leasehold::detail::describe("scheduler_config: preempt is ", static_cast<int>(c.preempt),
+                                      ", neither all_overlapping (0) nor minimal (1)"));
     constexpr std::size_t components = capacity_type::size();
     if (c.layout.memory >= components)
       throw invalid_request(leasehold::detail::describe(

@@ -7,8 +7,8 @@
 //  - a lease that can be suspended starts as soon as n nodes are free for a minimum run, on
 //    the nodes free longest (those where it needs no suspension first), and is suspended
 //    before whatever blocks it; otherwise it needs its whole duration;
-//  - a suspended lease resumes on its own nodes, or migrates when that is strictly earlier
-//    (booked with the resume, or, as Haizea does, transferred first: config.hpp);
+//  - a suspended lease resumes on its own nodes, or migrates when its run then begins strictly
+//    earlier (booked with the resume, or, as Haizea does, transferred first: config.hpp);
 //  - after anything changes the schedule is re-evaluated: waiting reservations are
 //    unscheduled and the queue planned again (replanning::whole_queue), or, as in Haizea's
 //    code, the leases booked after one that ended early slide back on its nodes
@@ -167,8 +167,9 @@ class best_effort_planning : public Base {
   std::optional<segment_type> plan(const record_type& l, bool may_reserve) const {
     std::optional<segment_type> best;
     if (!l.suspended_on.empty()) {
-      // Resume on its own nodes, or, if allowed, migrate and resume elsewhere when that is
-      // strictly earlier.
+      // Resume on its own nodes, or, if allowed, migrate and resume elsewhere when its run
+      // (after the transfer and the resume) begins strictly earlier there: a migration that
+      // merely books sooner, its transfer included, would make the lease finish later.
       // A transfer_first migration still under way: the state is not there before its end,
       // and it does not move again meanwhile.
       std::optional<time_type> arriving;
@@ -189,7 +190,7 @@ class best_effort_planning : public Base {
               l, may_reserve,
               static_cast<time_type>(this->migration_time(l.terms) + this->resume_time(l.terms)),
               nullptr, true, true);
-          if (moved && (!best || moved->booked.begin < best->booked.begin)) best = std::move(moved);
+          if (moved && (!best || moved->run.begin < best->run.begin)) best = std::move(moved);
         } else {
           auto moved = plan_transfer_first(l, may_reserve);
           if (moved && (!best || moved->run.begin < best->run.begin)) best = std::move(moved);

@@ -209,6 +209,8 @@ class reservation_admission : public Base {
     }
     std::ranges::sort(victims);
     victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
+    if (this->config_.preempt == preemption_set::minimal)
+      victims = minimal_victims(victims, preempt_on, span, this->booked_vector(l.terms));
     for (std::uint64_t id : victims) preempt(this->leases_.at(id), span.begin);
     const time_type run =
         this->config_.reservation_overhead_inside
@@ -224,6 +226,117 @@ class reservation_admission : public Base {
       throw invariant_violation(leasehold::detail::describe(
           "lease_scheduler: lease ", l.terms.id, " does not fit after preempting for it"));
     this->book(l, std::move(seg));
+  }
+
+  // The run time preempting `victim` for a reservation beginning at `at` throws away: what
+  // it has run in its current segment if it is cancelled (it cannot be suspended, or has too
+  // little time left to suspend); 0 if it has not begun or is suspended (its work credited).
+  [[nodiscard]] time_type run_lost(const record_type& victim, time_type at) const {
+    const segment_type& seg = *victim.current;
+    if (seg.booked.begin > this->now_) return 0;
+    const auto suspend_begin = static_cast<time_type>(at - this->suspend_time(victim.terms));
+    if (this->may_suspend(victim.terms) && suspend_begin >= this->now_ &&
+        suspend_begin >= seg.run.begin)
+      return 0;
+    return static_cast<time_type>(std::clamp(this->now_, seg.run.begin, seg.run.end) -
+                                  seg.run.begin);
+  }
+
+  // preemption_set::minimal: of the leases in the way (`all`, in id order), the fewest that
+  // make room for `need` over `span` on every node of `preempt_on`, then those losing the least
+  // run time, then the smallest ids (compared in increasing order). Preempting a lease frees
+  // its vector over all of its booking within the span (unscheduled, suspended so as to end at
+  // the span's start, or cancelled now), so room only grows with the set: every set that makes
+  // room holds each lease without which even all the others do not ("needed"), and the search
+  // is over the rest. Beyond `search_limit` of those it preempts them all, as all_overlapping.
+  static constexpr std::size_t search_limit = 16;
+  [[nodiscard]] std::vector<std::uint64_t> minimal_victims(const std::vector<std::uint64_t>& all,
+                                                           std::span<const std::size_t> preempt_on,
+                                                           interval<time_type> span,
+                                                           const capacity_type& need) const {
+    // Each piece of the span on each node to make room on: its free capacity and the leases
+    // (indices into `all`) booked over the whole of it.
+    struct piece {
+      capacity_type free;
+      std::vector<std::size_t> covering;
+    };
+    std::vector<piece> pieces;
+    for (std::size_t node : preempt_on) {
+      std::vector<time_type> cuts{span.begin, span.end};
+      std::vector<std::size_t> here;
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        const segment_type& seg = *this->leases_.at(all[i]).current;
+        if (!std::ranges::binary_search(seg.nodes, node)) continue;
+        here.push_back(i);
+        if (span.contains(seg.booked.begin)) cuts.push_back(seg.booked.begin);
+        if (span.contains(seg.booked.end)) cuts.push_back(seg.booked.end);
+      }
+      std::ranges::sort(cuts);
+      cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+      for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+        const interval<time_type> part{cuts[c], cuts[c + 1]};
+        piece p{this->table_.node(node).min_free(part), {}};
+        for (std::size_t i : here) {
+          const segment_type& seg = *this->leases_.at(all[i]).current;
+          if (seg.booked.begin <= part.begin && part.end <= seg.booked.end) p.covering.push_back(i);
+        }
+        pieces.push_back(std::move(p));
+      }
+    }
+    const auto makes_room = [&](const std::vector<bool>& chosen) {
+      return std::ranges::all_of(pieces, [&](const piece& p) {
+        capacity_type free = p.free;
+        for (std::size_t i : p.covering)
+          if (chosen[i]) free += this->leases_.at(all[i]).current->per_node;
+        return fits(need, free);
+      });
+    };
+    std::vector<bool> chosen(all.size(), true);
+    if (!makes_room(chosen))
+      throw invariant_violation(leasehold::detail::describe(
+          "lease_scheduler: preempting every lease in the way over ", span, " leaves no room"));
+    std::vector<std::size_t> optional;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      chosen[i] = false;
+      if (makes_room(chosen)) optional.push_back(i);
+      chosen[i] = true;
+    }
+    if (optional.size() > search_limit) return all;
+    std::vector<time_type> lost;
+    for (std::uint64_t id : all) lost.push_back(run_lost(this->leases_.at(id), span.begin));
+    for (std::size_t i : optional) chosen[i] = false;
+    // Sets of k optional leases, k = 0, 1, ...: the first k with a set that makes room, and of
+    // its sets the least run time lost; combinations come in increasing index (= id) order,
+    // so the first of equal loss has the smallest ids.
+    std::optional<std::vector<std::size_t>> best;
+    for (std::size_t k = 0; k <= optional.size() && !best; ++k) {
+      time_type best_lost{};
+      std::vector<std::size_t> pick(k);
+      for (std::size_t j = 0; j < k; ++j) pick[j] = j;
+      while (true) {
+        for (std::size_t j : pick) chosen[optional[j]] = true;
+        if (makes_room(chosen)) {
+          time_type total{};
+          for (std::size_t j : pick) total = static_cast<time_type>(total + lost[optional[j]]);
+          if (!best || total < best_lost) {
+            best_lost = total;
+            best = pick;
+          }
+        }
+        for (std::size_t j : pick) chosen[optional[j]] = false;
+        // The next combination in lexicographic order, if any.
+        std::size_t j = k;
+        while (j > 0 && pick[j - 1] == optional.size() - k + (j - 1)) --j;
+        if (j == 0) break;
+        ++pick[j - 1];
+        for (std::size_t m = j; m < k; ++m) pick[m] = pick[m - 1] + 1;
+      }
+    }
+    for (std::size_t j : *best) chosen[optional[j]] = true;
+    std::vector<std::uint64_t> victims;
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (chosen[i]) victims.push_back(all[i]);
+    return victims;
   }
 
   // nullopt if even preempting every preemptible lease on `node` leaves too little over

@@ -1,0 +1,180 @@
+// Which best-effort leases an advance reservation preempts on a node that lacks room for it
+// (scheduler_config::preempt): every one in the way (all_overlapping, the default), or a
+// minimal set (fewest leases, then least run time lost, then smallest ids). Every time is
+// derived by hand in the comments.
+//
+// Unless a case says otherwise: one node of {2 CPUs, 2048 MB, 10000 MB disk, 10 MB/s}; every
+// lease asks for {1 CPU, 1024 MB}; leases do not run in VMs; suspending 1024 MB takes
+// 1024 / 102.4 = 10 s, resuming 1024 / 51.2 = 20 s; the minimum run before a suspension is
+// suspend + resume = 30 s; no migration.
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <leasehold/io/lease_checkpoint.hpp>
+#include <leasehold/policy/lease/lease_scheduler.hpp>
+
+#include "io/corrupted_text.hpp"
+#include "policy/lease/scenarios.hpp"
+
+namespace reservation_admission_test {
+
+using namespace leasehold;
+using namespace leasehold::policy::lease;
+
+namespace {
+
+using leasehold::test::lease_scenarios::best_effort;
+using leasehold::test::lease_scenarios::reservation;
+using leasehold::test::lease_scenarios::run;
+using leasehold::test::lease_scenarios::segments;
+using leasehold::test::lease_scenarios::span_on;
+using T = std::int64_t;
+using node_table = cluster::slot_table<free_list<T, node_resources>>;
+using nodes = std::vector<std::size_t>;
+
+scheduler_config<T> test_config(preemption_set set, suspension s = suspension::all) {
+  scheduler_config<T> c;
+  c.suspend = s;
+  c.migrate = migration::none;
+  c.in_vms = false;
+  c.suspend_rate_mb_s = 102.4;
+  c.resume_rate_mb_s = 51.2;
+  c.network_mb_s = 10.24;
+  c.preempt = set;
+  return c;
+}
+
+lease_scheduler<> make_scheduler(const scheduler_config<T>& config,
+                                 node_resources node = {2, 2048, 10000, 10}) {
+  return lease_scheduler<>(node_table(1, node), config);
+}
+
+lease_terms<T> sized(lease_terms<T> t, std::int64_t cpus) {
+  t.per_node = {cpus, 1024 * cpus, 0, 0};
+  return t;
+}
+
+}  // namespace
+
+// L1 and L2 (1000 s each) run side by side on the node from 0. A, submitted at 100 for one
+// CPU over [500, 600), finds no node free.
+TEST_CASE("reservation_admission: all_overlapping suspends both leases on a shared node") {
+  auto s = make_scheduler(test_config(preemption_set::all_overlapping));
+  // Both overlap A, so both run [0, 490) and suspend [490, 500) (490 s credited, 510 left).
+  // At 500 both are requeued: A holds one CPU, so L1 (first in the queue) resumes at once on
+  // the other: resume [500, 520), run [520, 1030). L2 waits for A's end: resume [600, 620),
+  // run [620, 1130).
+  run(s,
+      {best_effort(1, 0, 1, 1000), best_effort(2, 0, 1, 1000), reservation(3, 100, 500, 1, 100)});
+  CHECK(segments(s, 3) == std::vector<span_on>{{{500, 600}, nodes{0}}});
+  CHECK(segments(s, 1) == std::vector<span_on>{{{0, 500}, nodes{0}}, {{500, 1030}, nodes{0}}});
+  CHECK(segments(s, 2) == std::vector<span_on>{{{0, 500}, nodes{0}}, {{600, 1130}, nodes{0}}});
+  CHECK(s.lease(1).suspensions == 1);
+  CHECK(s.lease(2).suspensions == 1);
+}
+
+TEST_CASE("reservation_admission: minimal suspends one lease on a shared node") {
+  auto s = make_scheduler(test_config(preemption_set::minimal));
+  // One lease makes room; suspending either loses no run time, so the smaller id goes: L1
+  // runs [0, 490), suspends [490, 500) and, the node full with A and L2 until 600, resumes
+  // [600, 620) and runs [620, 1130). L2 runs [0, 1000) untouched.
+  run(s,
+      {best_effort(1, 0, 1, 1000), best_effort(2, 0, 1, 1000), reservation(3, 100, 500, 1, 100)});
+  CHECK(segments(s, 3) == std::vector<span_on>{{{500, 600}, nodes{0}}});
+  CHECK(segments(s, 1) == std::vector<span_on>{{{0, 500}, nodes{0}}, {{600, 1130}, nodes{0}}});
+  CHECK(s.lease(1).history[0].run == interval<T>{0, 490});
+  CHECK(segments(s, 2) == std::vector<span_on>{{{0, 1000}, nodes{0}}});
+  CHECK(s.lease(2).suspensions == 0);
+}
+
+// Without suspension (NOVM-NOSR) a preempted running lease is cancelled, losing the time it
+// has run. L1 starts at 0, L2 at 50; A is admitted at 100 for one CPU over [500, 600).
+TEST_CASE("reservation_admission: all_overlapping cancels every lease in the way") {
+  auto s = make_scheduler(test_config(preemption_set::all_overlapping, suspension::none));
+  // Both are cancelled at 100 and requeued. L1 needs 1000 s unbroken on one CPU: A leaves the
+  // other free, so it starts again at once, [100, 1100). L2 finds one CPU free only over
+  // [100, 500) (400 s), then from 600: [600, 1600).
+  run(s,
+      {best_effort(1, 0, 1, 1000), best_effort(2, 50, 1, 1000), reservation(3, 100, 500, 1, 100)});
+  CHECK(segments(s, 1) == std::vector<span_on>{{{0, 100}, nodes{0}}, {{100, 1100}, nodes{0}}});
+  CHECK(segments(s, 2) == std::vector<span_on>{{{50, 100}, nodes{0}}, {{600, 1600}, nodes{0}}});
+  CHECK(s.lease(1).cancellations == 1);
+  CHECK(s.lease(2).cancellations == 1);
+}
+
+TEST_CASE("reservation_admission: minimal cancels the lease that loses least, before id order") {
+  auto s = make_scheduler(test_config(preemption_set::minimal, suspension::none));
+  // One lease makes room. Cancelling L1 would lose 100 s, L2 50 s: L2 goes, despite its
+  // larger id. It is requeued at 100 and, needing 1000 s unbroken, runs [600, 1600). L1 runs
+  // [0, 1000) untouched.
+  run(s,
+      {best_effort(1, 0, 1, 1000), best_effort(2, 50, 1, 1000), reservation(3, 100, 500, 1, 100)});
+  CHECK(segments(s, 1) == std::vector<span_on>{{{0, 1000}, nodes{0}}});
+  CHECK(segments(s, 2) == std::vector<span_on>{{{50, 100}, nodes{0}}, {{600, 1600}, nodes{0}}});
+  CHECK(s.lease(1).cancellations == 0);
+}
+
+TEST_CASE("reservation_admission: minimal takes fewest leases before least run time lost") {
+  // A node of 4 CPUs. Without suspension: L1 (2 CPUs) from 0, L2 and L3 (1 CPU each) from 50.
+  // A, admitted at 100, needs 2 CPUs over [500, 600). Cancelling L1 alone loses 100 s;
+  // cancelling L2 and L3 loses 50 + 50 = 100 s too, but takes two leases: L1 goes. Requeued
+  // at 100, needing 2 CPUs for 1000 s unbroken, it runs after A, [600, 1600).
+  auto s = make_scheduler(test_config(preemption_set::minimal, suspension::none),
+                          node_resources{4, 4096, 10000, 10});
+  run(s, {sized(best_effort(1, 0, 1, 1000), 2), best_effort(2, 50, 1, 1000),
+          best_effort(3, 50, 1, 1000), sized(reservation(4, 100, 500, 1, 100), 2)});
+  CHECK(segments(s, 1) == std::vector<span_on>{{{0, 100}, nodes{0}}, {{600, 1600}, nodes{0}}});
+  CHECK(segments(s, 2) == std::vector<span_on>{{{50, 1050}, nodes{0}}});
+  CHECK(segments(s, 3) == std::vector<span_on>{{{50, 1050}, nodes{0}}});
+}
+
+TEST_CASE("reservation_admission: minimal keeps a lease not in the way of the room needed") {
+  // A node of 3 CPUs, with suspension. L1 and L2 (1 CPU each) run from 0; L3 (1 CPU, 300 s)
+  // is submitted at 0 and runs [0, 300) too. A, admitted at 100, needs 2 CPUs over
+  // [200, 400). Over [200, 300) all three hold the node; over [300, 400) L1 and L2 do, and L3
+  // has ended. Room over [300, 400) needs one of L1, L2; over [200, 300) two of the three.
+  // No lease is needed on its own, and no single one makes room; of the pairs, {L1, L2}
+  // suspended lose nothing, as do {L1, L3} and {L2, L3}: the smallest ids, {L1, L2}, go.
+  // Each runs [0, 190) and suspends [190, 200). L3 runs [0, 300); once it ends, one CPU is
+  // free beside A, and L1 (first in the queue) resumes there: [300, 320), run [320, 1130).
+  // L2 resumes when A ends: [400, 420), run [420, 1230).
+  auto s = make_scheduler(test_config(preemption_set::minimal), node_resources{3, 3072, 10000, 10});
+  run(s, {best_effort(1, 0, 1, 1000), best_effort(2, 0, 1, 1000), best_effort(3, 0, 1, 300),
+          sized(reservation(4, 100, 200, 1, 200), 2)});
+  CHECK(segments(s, 4) == std::vector<span_on>{{{200, 400}, nodes{0}}});
+  CHECK(segments(s, 3) == std::vector<span_on>{{{0, 300}, nodes{0}}});
+  CHECK(segments(s, 1) == std::vector<span_on>{{{0, 200}, nodes{0}}, {{300, 1130}, nodes{0}}});
+  CHECK(segments(s, 2) == std::vector<span_on>{{{0, 200}, nodes{0}}, {{400, 1230}, nodes{0}}});
+}
+
+TEST_CASE("reservation_admission: a preempt value out of range is refused") {
+  auto config = test_config(preemption_set::minimal);
+  config.preempt = static_cast<preemption_set>(7);
+  CHECK_THROWS_WITH_AS(
+      make_scheduler(config),
+      doctest::Contains("preempt is 7, neither all_overlapping (0) nor minimal (1)"),
+      invalid_request);
+}
+
+TEST_CASE("reservation_admission: the preempted set survives a checkpoint") {
+  auto s = make_scheduler(test_config(preemption_set::minimal));
+  (void)s.submit(best_effort(1, 0, 1, 1000), 0);
+  const std::string text = io::save_scheduler(s);
+  CHECK(text.find("\"preempt\": \"minimal\"") != std::string::npos);
+  CHECK(io::load_scheduler<lease_scheduler<>>(text).config().preempt == preemption_set::minimal);
+  // Written before the option existed: all_overlapping, as then.
+  const std::string older =
+      leasehold::testing::replaced(text, ",\n    \"preempt\": \"minimal\"", "");
+  CHECK(io::load_scheduler<lease_scheduler<>>(older).config().preempt ==
+        preemption_set::all_overlapping);
+  const std::string unknown =
+      leasehold::testing::replaced(text, "\"preempt\": \"minimal\"", "\"preempt\": \"fewest\"");
+  CHECK_THROWS_WITH_AS((void)io::load_scheduler<lease_scheduler<>>(unknown),
+                       doctest::Contains("fewest"), leasehold::error);
+}
+
+}  // namespace reservation_admission_test
