@@ -43,46 +43,46 @@ enum class gantt_ending { completed, suspended, cancelled };
 
 /// One segment of a lease: a bar on each of its nodes over [begin, end), its run inside.
 struct gantt_segment {
-  std::uint64_t lease = 0;
-  lease_kind kind = lease_kind::best_effort;
-  std::vector<std::size_t> nodes;
+  std::uint64_t lease = 0;                    ///< the lease's id
+  lease_kind kind = lease_kind::best_effort;  ///< colours the bar
+  std::vector<std::size_t> nodes;             ///< a bar on each
   double begin = 0;      ///< s: when the segment begins (its overheads included)
   double end = 0;        ///< s: when it really ends
   double run_begin = 0;  ///< s: the computing part, inside [begin, end]
-  double run_end = 0;
-  gantt_ending ending = gantt_ending::completed;
+  double run_end = 0;    ///< s: the end of the computing part
+  gantt_ending ending = gantt_ending::completed;  ///< marks the bar's end
 };
 
 /// A lease's memory state and image moving from the nodes where it was suspended to those it
 /// resumes on, over [begin, end).
 struct gantt_migration {
-  std::uint64_t lease = 0;
-  std::vector<std::size_t> from;
-  std::vector<std::size_t> to;
-  double begin = 0;
-  double end = 0;
+  std::uint64_t lease = 0;        ///< the lease's id
+  std::vector<std::size_t> from;  ///< the nodes it was suspended on
+  std::vector<std::size_t> to;    ///< the nodes it resumes on
+  double begin = 0;               ///< s: the transfer's start
+  double end = 0;                 ///< s: the transfer's end
 };
 
 /// A disk image sent from the repository to `nodes` over [begin, end).
 struct gantt_transfer {
-  std::string image;
-  std::int64_t size_mb = 0;
-  std::vector<std::size_t> nodes;
-  double begin = 0;
-  double end = 0;
+  std::string image;               ///< the image's id
+  std::int64_t size_mb = 0;        ///< its size
+  std::vector<std::size_t> nodes;  ///< its destinations, a strip on each row
+  double begin = 0;                ///< s: the transfer's start
+  double end = 0;                  ///< s: the transfer's end
 };
 
 /// A schedule to draw: `nodes` rows, the segments, migrations and transfers on them, a title,
 /// a subtitle and notes printed below the legend.
 struct gantt_chart {
-  std::string title;
-  std::string subtitle;
-  std::size_t nodes = 0;
-  std::vector<gantt_segment> segments;
-  std::vector<gantt_migration> migrations;
-  std::vector<gantt_transfer> transfers;
-  std::vector<std::string> notes;
-  double plot_width = 900;  ///< px of the time axis
+  std::string title;                        ///< the heading
+  std::string subtitle;                     ///< the line below it
+  std::size_t nodes = 0;                    ///< the rows
+  std::vector<gantt_segment> segments;      ///< the bars
+  std::vector<gantt_migration> migrations;  ///< the arrows
+  std::vector<gantt_transfer> transfers;    ///< the strips
+  std::vector<std::string> notes;           ///< lines printed below the legend
+  double plot_width = 900;                  ///< px of the time axis
 };
 
 /// `seconds` as h:mm, rounded to the nearest minute: 0 -> "0:00", 5400 -> "1:30",

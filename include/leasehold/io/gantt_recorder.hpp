@@ -36,11 +36,12 @@ namespace leasehold::io {
 template <time_value T = std::int64_t>
 class gantt_recorder : public policy::lease::lease_observer<T> {
  public:
+  /// A migration as the scheduler announced it (lease_observer::on_migrated).
   struct migration {
-    std::uint64_t lease = 0;
-    std::vector<std::size_t> from;
-    std::vector<std::size_t> to;
-    interval<T> transfer{};
+    std::uint64_t lease = 0;        ///< the lease's id
+    std::vector<std::size_t> from;  ///< the nodes it was suspended on
+    std::vector<std::size_t> to;    ///< the nodes it resumes on
+    interval<T> transfer{};         ///< the transfer of its image and memory state
   };
 
   void on_migrated(std::uint64_t id, T /*at*/, std::span<const std::size_t> from,
@@ -58,6 +59,7 @@ class gantt_recorder : public policy::lease::lease_observer<T> {
     transfers_.insert_or_assign(transfer.transfer, transfer);
   }
 
+  /// Every migration heard, in the order heard.
   [[nodiscard]] const std::vector<migration>& migrations() const noexcept { return migrations_; }
   /// The transfers that have started, by the preparation step's id.
   [[nodiscard]] const std::map<std::uint64_t, policy::lease::transfer_notice<T>>& transfers()
