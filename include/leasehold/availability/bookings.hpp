@@ -16,12 +16,15 @@
 // plus duration), and a ledger that can be walked in id order and compared.
 //
 // The ledger is a Boost.Intrusive tree of nodes from a pool, indexed twice: by id, for the
-// handle calls, and by end, so that advance_to forgets the bookings that ended in
-// O(log n + forgotten) rather than by scanning every live one, and so that the latest end (what
-// a plan end must not cut) is at hand.
+// handle calls (ids only grow, so a new booking goes in at the end with a hint, without a
+// search), and by end, so that advance_to forgets the bookings that ended in
+// O(log n + forgotten) rather than by scanning every live one, so that the latest end (what a
+// plan end must not cut) is at hand, and so that next_end finds where the next booking ends.
+// There is no index by begin: on the append workload each index costs about 5 % of a booking's
+// time, and where bookings begin the profile mostly tells (see next_end).
 //
 // Costs, with n live bookings: book, release, shrink O(log n) plus the backend's call; find
-// O(log n); advance_to the backend's plus O(log n) per booking forgotten.
+// and next_end O(log n); advance_to the backend's plus O(log n) per booking forgotten.
 //
 // Every mutating call gives the strong guarantee: the ledger node is allocated before the
 // profile changes, and the ledger changes only after the profile did.
@@ -272,6 +275,19 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
   [[nodiscard]] const_iterator begin() const noexcept { return const_iterator(by_id_.begin()); }
   [[nodiscard]] const_iterator end() const noexcept { return const_iterator(by_id_.end()); }
 
+  // The earliest time at or after t where a live booking ends, or nullopt when none does.
+  // With the profile's next_change it gives the times where bookings begin or end, for a
+  // planner that offers those as candidate starts (as Flux's does), including the edges that
+  // the profile's merged blocks do not show: where one booking ends as another of the same
+  // amount begins. When only bookings hold capacity, every time where a booking of a positive
+  // amount begins is a time where the free capacity changes, or where another booking ends.
+  // O(log n).
+  [[nodiscard]] std::optional<T> next_end(T t) const {
+    const auto e = by_end_.lower_bound(std::pair<T, std::uint64_t>{t, 0});
+    if (e == by_end_.end()) return std::nullopt;
+    return e->span.end;
+  }
+
   // The id the next book() returns.
   [[nodiscard]] booking_id next_id() const noexcept { return booking_id{next_id_}; }
 
@@ -468,8 +484,11 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
   }
 
   void insert(node& n) noexcept {
-    by_id_.insert_unique(n);
-    by_end_.insert_unique(n);
+    // A new booking's id is the largest: the hint makes its insert a constant-time append (a
+    // restored one goes where it belongs, as the hint is checked). A booking appended at the end
+    // of a schedule often ends after every other one; a wrong hint costs one comparison.
+    by_id_.insert_unique(by_id_.end(), n);
+    by_end_.insert_unique(by_end_.end(), n);
   }
 
   void erase(node& n) noexcept {
