@@ -301,6 +301,34 @@ TEST_CASE_TEMPLATE("bookings: next_end finds where the next live booking ends", 
   CHECK(!l.next_end(T{0}));
 }
 
+TEST_CASE_TEMPLATE("bookings: copies of a ledger whose ids are dense or sparse", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  for (const int kept_every : {1, 3, 150}) {
+    CAPTURE(kept_every);
+    ledger<B> l(B(amount<B>(1000)));
+    std::vector<booking_id> ids;
+    for (int i = 0; i < 300; ++i)
+      ids.push_back(l.book({T{i % 17}, T{20 + (i * 7) % 50}}, amount<B>(i % 3)));
+    for (int i = 0; i < 300; ++i)
+      if (i % kept_every != 0) l.release(ids[static_cast<std::size_t>(i)]);
+    const ledger<B> copy = l;
+    CHECK(copy == l);
+    copy.validate();
+    CHECK(copy.next_end(T{0}) == l.next_end(T{0}));
+    CHECK(copy.next_end(T{40}) == l.next_end(T{40}));
+    // The copy's indexes are its own: releasing there leaves the original as it was.
+    ledger<B> changed = copy;
+    for (const booking_id id : ids)
+      if (changed.contains(id)) changed.release(id);
+    CHECK(changed.empty());
+    CHECK(!changed.next_end(T{0}));
+    CHECK(copy == l);
+    changed.advance_to(T{30});
+    CHECK(l.size() == copy.size());
+  }
+}
+
 TEST_CASE_TEMPLATE("bookings: a restored booking goes back among later ids", B,
                    LEASEHOLD_EXACT_SCALAR_BACKENDS) {
   using T = typename B::time_type;

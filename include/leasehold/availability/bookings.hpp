@@ -37,7 +37,9 @@
 #include <iterator>
 #include <optional>
 #include <ostream>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "leasehold/availability/concept.hpp"
 #include "leasehold/availability/detail/node_pool.hpp"
@@ -171,19 +173,21 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
 
   ~bookings() { clear_ledger(); }
 
+  // The ledger is copied before the profile (profile_ is declared last), so that the profile,
+  // which the copy's next search and booking read, is what the caches hold last: copying a
+  // planner to try something on it is the common use of a copy.
   bookings(const bookings& other)
-      : profile_(other.profile_), next_id_(other.next_id_), plan_end_(other.plan_end_) {
-    pool_.reserve_nodes(other.by_id_.size());  // the last step that can throw
-    for (const node& n : other.by_id_) insert(*pool_.create(static_cast<const booking_type&>(n)));
+      : next_id_(other.next_id_), plan_end_(other.plan_end_), profile_(copy_ledger(other)) {
+    if constexpr (!std::is_trivially_destructible_v<node>) copy_nodes(other);
   }
 
   bookings(bookings&& other) noexcept
-      : profile_(std::move(other.profile_)),
-        pool_(std::move(other.pool_)),
+      : pool_(std::move(other.pool_)),
         by_id_(std::move(other.by_id_)),
         by_end_(std::move(other.by_end_)),
         next_id_(other.next_id_),
-        plan_end_(other.plan_end_) {}
+        plan_end_(other.plan_end_),
+        profile_(std::move(other.profile_)) {}
 
   // Copy and move assignment in one: a copy that throws leaves *this untouched.
   bookings& operator=(bookings other) noexcept {
@@ -497,17 +501,52 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     pool_.destroy(&n);
   }
 
+  // For the copy constructor, before profile_ is copied: copies other's nodes (when a profile
+  // copy that throws may leave them to the pool without their destructors) and returns the
+  // profile to copy.
+  const A& copy_ledger(const bookings& other) {
+    if constexpr (std::is_trivially_destructible_v<node>) copy_nodes(other);
+    return other.profile_;
+  }
+
+  // Copies other's nodes into this empty ledger: in id order and then in end order, each
+  // appended at the end of its index with a hint, so that the copy compares nothing beyond the
+  // hints (random inserts into the index by end were most of a copy's time). The copy of a
+  // node in end order is found through a table by id while other's ids are dense enough.
+  void copy_nodes(const bookings& other) {
+    const std::size_t count = other.by_id_.size();
+    if (count == 0) return;
+    const std::uint64_t first_id = other.by_id_.begin()->id.value;
+    const std::uint64_t id_range = other.next_id_ - first_id;
+    std::vector<node*> by_rank;
+    const bool dense = id_range <= 4 * count + 64;
+    if (dense) by_rank.assign(static_cast<std::size_t>(id_range), nullptr);
+    pool_.reserve_nodes(count);  // the last step that can throw
+    for (const node& n : other.by_id_) {
+      node* copy = pool_.create(static_cast<const booking_type&>(n));
+      by_id_.insert_unique(by_id_.end(), *copy);
+      if (dense) by_rank[static_cast<std::size_t>(n.id.value - first_id)] = copy;
+    }
+    if (dense) {
+      for (const node& n : other.by_end_)
+        by_end_.insert_unique(by_end_.end(),
+                              *by_rank[static_cast<std::size_t>(n.id.value - first_id)]);
+    } else {
+      for (node& n : by_id_) by_end_.insert_unique(n);
+    }
+  }
+
   void clear_ledger() noexcept {
     by_end_.clear();
     by_id_.clear_and_dispose([this](node* n) { pool_.destroy(n); });
   }
 
-  A profile_;
   detail::node_pool<node> pool_;  // declared before the sets: outlives their links
   by_id_set by_id_;
   by_end_set by_end_;
   std::uint64_t next_id_ = 1;
   std::optional<T> plan_end_;
+  A profile_;  // last: the copy constructor copies it after the ledger
 };
 
 }  // namespace leasehold
