@@ -20,8 +20,8 @@
 // search), and by end, so that advance_to forgets the bookings that ended in
 // O(log n + forgotten) rather than by scanning every live one, so that the latest end (what a
 // plan end must not cut) is at hand, and so that next_end finds where the next booking ends.
-// There is no index by begin: on the append workload each index costs about 5 % of a booking's
-// time, and where bookings begin the profile mostly tells (see next_end).
+// There is no index by begin: each index costs 5 to 25 % of a booking's time on the append
+// workload, and where bookings begin follows from the profile and the ends (see next_end).
 //
 // Costs, with n live bookings: book, release, shrink O(log n) plus the backend's call; find
 // and next_end O(log n); advance_to the backend's plus O(log n) per booking forgotten.
@@ -501,9 +501,9 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     pool_.destroy(&n);
   }
 
-  // For the copy constructor, before profile_ is copied: copies other's nodes (when a profile
-  // copy that throws may leave them to the pool without their destructors) and returns the
-  // profile to copy.
+  // For the copy constructor, before profile_ is copied: copies other's nodes, when they need
+  // no destructor (should the profile's copy then throw, the pool frees them without one), and
+  // returns the profile to copy.
   const A& copy_ledger(const bookings& other) {
     if constexpr (std::is_trivially_destructible_v<node>) copy_nodes(other);
     return other.profile_;
