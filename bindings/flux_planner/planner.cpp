@@ -94,10 +94,10 @@ std::optional<tick> planner_t::earliest_during(tick from, std::uint64_t duration
     return std::nullopt;
   if (!plan || from < start || amount <= 0) return from;
   if (amount > total) return std::nullopt;
-  return plan->earliest_fit(
-      leasehold::request<tick, units>{.amount = amount,
-                                      .duration = static_cast<tick>(duration),
-                                      .window = {from, leasehold::forever<tick>}});
+  // The profile's own search, its window ending at the plan end: what the ledger's
+  // earliest_fit does after checks that the lines above have made.
+  return plan->profile().earliest_fit(leasehold::request<tick, units>{
+      .amount = amount, .duration = static_cast<tick>(duration), .window = {from, end}});
 }
 
 bool operator==(const planner_t& a, const planner_t& b) {
