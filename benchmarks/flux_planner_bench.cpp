@@ -12,6 +12,12 @@
 // "At N": built to N spans outside the timer (once per row and N); each iteration times the
 // next max(N / 100, 32) pairs on a fresh copy (copied with the timer paused). items/s = pairs
 // per second. The translation's cost is the drop_in row against the free_tree row.
+//
+// The .../steady rows time the same pairs without the copies: one structure built to N, then
+// 20 batches appended in a row (so N grows by a fifth at 10,000, by two thirds at 1,000), as a
+// scheduler appends. A batch on a fresh copy starts with caches that hold what the copy last
+// wrote, and a drop-in copy writes its booking ledger besides the profile: the copy rows
+// measure that too.
 
 #include <benchmark/benchmark.h>
 
@@ -182,10 +188,62 @@ void bm_backend(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(batch_of(live)));
 }
 
+// The steady rows: no copies, 20 batches in a row on one structure.
+constexpr int steady_batches = 20;
+
+template <class Api>
+void bm_drop_in_steady(benchmark::State& state) {
+  const auto live = static_cast<std::size_t>(state.range(0));
+  typename Api::handle* p = Api::copy(drop_in_snapshot<Api>(live));
+  if constexpr (std::is_same_v<Api, multi>) {
+    const std::uint64_t one[types] = {1, 1, 1, 1};
+    benchmark::DoNotOptimize(planner_multi_avail_time_first(p, 0, 1, one, types));
+  }
+  std::size_t next = live;
+  for (auto _ : state)
+    for (std::size_t i = 0; i < batch_of(live); ++i)
+      if (!Api::pair(p, requests()[next++])) state.SkipWithError("refused an append");
+  Api::destroy(p);
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(batch_of(live)));
+}
+
+template <class Tree>
+void bm_backend_steady(benchmark::State& state) {
+  const auto live = static_cast<std::size_t>(state.range(0));
+  Tree tree = backend_snapshot<Tree>(live);
+  std::size_t next = live;
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < batch_of(live); ++i)
+      if (!backend_pair(tree, requests()[next++])) state.SkipWithError("no fit");
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(batch_of(live)));
+}
+
 BENCHMARK(bm_drop_in<single>)->Name("flux_append/drop_in")->Arg(1000)->Arg(10000);
 BENCHMARK(bm_backend<scalar_tree>)->Name("flux_append/free_tree")->Arg(1000)->Arg(10000);
 BENCHMARK(bm_drop_in<multi>)->Name("flux_append_vec4/drop_in")->Arg(1000)->Arg(10000);
 BENCHMARK(bm_backend<vector_tree>)->Name("flux_append_vec4/free_tree")->Arg(1000)->Arg(10000);
+BENCHMARK(bm_drop_in_steady<single>)
+    ->Name("flux_append/drop_in/steady")
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Iterations(steady_batches);
+BENCHMARK(bm_backend_steady<scalar_tree>)
+    ->Name("flux_append/free_tree/steady")
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Iterations(steady_batches);
+BENCHMARK(bm_drop_in_steady<multi>)
+    ->Name("flux_append_vec4/drop_in/steady")
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Iterations(steady_batches);
+BENCHMARK(bm_backend_steady<vector_tree>)
+    ->Name("flux_append_vec4/free_tree/steady")
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Iterations(steady_batches);
 
 }  // namespace
 

@@ -42,7 +42,7 @@ planner_t::planner_t(const planner_t& other)
       start(other.start),
       end(other.end),
       plan(other.plan),
-      edges(other.edges),
+      zero_begins(other.zero_begins),
       iter_set(other.iter_set),
       request(other.request) {}
 
@@ -57,7 +57,7 @@ planner_t& planner_t::operator=(const planner_t& other) {
 void planner_t::reinitialise(tick base_time, tick plan_end) {
   flux::ledger fresh = make_ledger(total, base_time, plan_end);
   plan = std::move(fresh);
-  edges.clear();
+  zero_begins.clear();
   start = base_time;
   end = plan_end;
   iter_set = false;
@@ -72,9 +72,19 @@ units planner_t::min_free(tick from, tick to) const { return plan->min_free({fro
 std::optional<tick> planner_t::point_at_or_after(tick t) const {
   if (!plan) return std::nullopt;
   if (t <= start) return start;
-  const auto edge = edges.lower_bound(t);
-  if (edge == edges.end()) return std::nullopt;
-  return edge->first;
+  std::optional<tick> point = plan->next_change(t - 1);  // t itself, if the capacity changes there
+  const auto consider = [&](std::optional<tick> edge) {
+    if (edge && (!point || *edge < *point)) point = edge;
+  };
+  consider(plan->next_end(t));
+  if (const auto zero = zero_begins.lower_bound(t); zero != zero_begins.end())
+    consider(zero->first);
+  return point;
+}
+
+void planner_t::remove_zero_begin(tick begin) {
+  const auto zero = zero_begins.find(begin);
+  if (--zero->second == 0) zero_begins.erase(zero);
 }
 
 std::optional<tick> planner_t::earliest_during(tick from, std::uint64_t duration,
@@ -84,27 +94,16 @@ std::optional<tick> planner_t::earliest_during(tick from, std::uint64_t duration
     return std::nullopt;
   if (!plan || from < start || amount <= 0) return from;
   if (amount > total) return std::nullopt;
-  return plan->earliest_fit(
-      leasehold::request<tick, units>{.amount = amount,
-                                      .duration = static_cast<tick>(duration),
-                                      .window = {from, leasehold::forever<tick>}});
-}
-
-void planner_t::add_edges(tick begin, tick finish) {
-  ++edges[begin];
-  ++edges[finish];
-}
-
-void planner_t::remove_edges(tick begin, tick finish) {
-  for (const tick t : {begin, finish}) {
-    const auto edge = edges.find(t);
-    if (--edge->second == 0) edges.erase(edge);
-  }
+  // The profile's own search, its window ending at the plan end: what the ledger's
+  // earliest_fit does after checks that the lines above have made.
+  return plan->profile().earliest_fit(leasehold::request<tick, units>{
+      .amount = amount, .duration = static_cast<tick>(duration), .window = {from, end}});
 }
 
 bool operator==(const planner_t& a, const planner_t& b) {
   if (a.total != b.total || a.type != b.type || a.start != b.start || a.end != b.end ||
-      a.iter_set != b.iter_set || a.plan.has_value() != b.plan.has_value() || a.edges != b.edges)
+      a.iter_set != b.iter_set || a.plan.has_value() != b.plan.has_value() ||
+      a.zero_begins != b.zero_begins)
     return false;
   if (a.cursor != b.cursor ||
       (a.cursor == flux::cursor_kind::after && a.last_answer != b.last_answer))
@@ -333,11 +332,13 @@ int64_t planner_add_span(planner_t* ctx, int64_t start_time, uint64_t duration, 
   if (amount < 0) return fail(ERANGE);
   if (!ctx->plan || duration > int64_max) return fail(EINVAL);
   const tick finish = flux::wrapped_end(start_time, duration);
+  bool counted = false;  // a span of nothing counted first: nothing throws after the booking
   try {
-    ctx->edges[start_time];  // the nodes first, so that nothing throws after the booking
-    ctx->edges[finish];
+    if (amount == 0) {
+      ctx->add_zero_begin(start_time);
+      counted = true;
+    }
     const leasehold::booking_id id = ctx->plan->book({start_time, finish}, amount);
-    ctx->add_edges(start_time, finish);
     ++ctx->version;
     ctx->iter_set = false;
     ctx->restart_iteration();
@@ -347,9 +348,7 @@ int64_t planner_add_span(planner_t* ctx, int64_t start_time, uint64_t duration, 
   } catch (const std::exception&) {
     errno = EINVAL;
   }
-  for (const tick t : {start_time, finish})
-    if (const auto edge = ctx->edges.find(t); edge != ctx->edges.end() && edge->second == 0)
-      ctx->edges.erase(edge);
+  if (counted) ctx->remove_zero_begin(start_time);
   return -1;
 }
 
@@ -357,9 +356,8 @@ int planner_rem_span(planner_t* ctx, int64_t span_id) {
   if (!ctx) return fail(EINVAL);
   const auto* span = find_span(*ctx, span_id);
   if (!span) return fail(EINVAL);
-  const leasehold::interval<tick> edges = span->span;
+  if (span->amount == 0) ctx->remove_zero_begin(span->span.begin);
   ctx->plan->release(span->id);  // a live id: cannot throw
-  ctx->remove_edges(edges.begin, edges.end);
   ++ctx->version;
   ctx->iter_set = false;
   ctx->restart_iteration();

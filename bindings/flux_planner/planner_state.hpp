@@ -1,7 +1,8 @@
 #pragma once
 // What a Flux planner_t is in the drop-in: a leasehold ledger (bookings over a free_tree) plus
 // the little Flux keeps that leasehold does not: the resource type's name, the plan's bounds,
-// the times where spans begin and end, and where planner_avail_time_next goes on from.
+// where planner_avail_time_next goes on from, and where spans of nothing begin (see
+// point_at_or_after).
 //
 // Private to the library (not installed): planner_multi.cpp needs it to drive its per-type
 // planners.
@@ -52,10 +53,9 @@ struct planner_t {
   // positive total and a Flux planner may have none, so the profile's total is the planner's
   // plus one, and that one unit is held anonymously over the whole time line.
   std::optional<leasehold::flux::ledger> plan;
-  // How many spans begin or end at each time. Flux's candidate start times are these and the
-  // base time, including those where the free capacity does not change (one span ends as
-  // another of the same size begins): the profile's blocks merge across them.
-  std::map<tick, std::uint32_t> edges;
+  // How many spans of amount 0 begin at each time: the one kind of span edge that neither the
+  // profile nor the ledger's ends show (point_at_or_after).
+  std::map<tick, std::uint32_t> zero_begins;
   // planner_avail_time_first's request and where planner_avail_time_next goes on from.
   bool iter_set = false;
   leasehold::flux::pending_request request;
@@ -81,7 +81,12 @@ struct planner_t {
 
   [[nodiscard]] units free_at(tick t) const;
   [[nodiscard]] units min_free(tick from, tick to) const;
-  // The first scheduled point (base time or span edge) at or after t.
+  // The first scheduled point (base time or span edge) at or after t. Flux's candidate start
+  // times include edges where the free capacity does not change (one span ends as another of
+  // the same size begins), which the profile's blocks merge across. Only spans hold capacity
+  // here (and the unit beyond the total, from the base time on), so a span of a positive amount
+  // begins where the free capacity changes or where another span ends: the edges are the
+  // profile's changes, the ledger's ends, and the begins of spans of nothing.
   [[nodiscard]] std::optional<tick> point_at_or_after(tick t) const;
   // The earliest time at or after `from` where planner_avail_during(t, duration, amount) holds:
   // the span ends by the plan's end and `amount` is free over it (anything holds before the
@@ -89,10 +94,10 @@ struct planner_t {
   [[nodiscard]] std::optional<tick> earliest_during(tick from, std::uint64_t duration,
                                                     units amount) const;
 
-  void add_edges(tick begin, tick finish);
-  void remove_edges(tick begin, tick finish);
   // What Flux's planner does to its tried points after a change: the next
   // planner_avail_time_next starts over from the request's on_or_after.
+  void add_zero_begin(tick begin) { ++zero_begins[begin]; }
+  void remove_zero_begin(tick begin);
   void restart_iteration() noexcept { cursor = leasehold::flux::cursor_kind::restart; }
 
   friend bool operator==(const planner_t& a, const planner_t& b);

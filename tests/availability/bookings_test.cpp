@@ -277,6 +277,75 @@ TEST_CASE_TEMPLATE("bookings: vectors are booked and shrunk component by compone
 // A seeded run of book / release / shrink / advance_to / earliest_fit, each applied to the
 // ledger and to the model; every answer, the blocks and the live bookings must agree, and every
 // call made deliberately bad must throw and leave the ledger equal to its copy.
+TEST_CASE_TEMPLATE("bookings: next_end finds where the next live booking ends", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  ledger<B> l(B(amount<B>(10)));
+  CHECK(!l.next_end(T{0}));
+  const booking_id a = l.book({T{0}, T{20}}, amount<B>(4));
+  const booking_id b = l.book({T{10}, T{30}}, amount<B>(0));  // of nothing: it ends too
+  l.book({T{5}, T{20}}, amount<B>(3));                        // a second end at 20
+  CHECK(l.next_end(T{0}) == T{20});
+  CHECK(l.next_end(T{20}) == T{20});  // at or after
+  CHECK(l.next_end(T{21}) == T{30});
+  CHECK(!l.next_end(T{31}));
+  l.release(a);
+  CHECK(l.next_end(T{0}) == T{20});  // the other booking ending at 20 is live
+  l.release(b);
+  CHECK(!l.next_end(T{21}));
+  // An anonymous reserve is not a booking: it has no end here.
+  l.reserve({T{40}, T{50}}, amount<B>(1));
+  CHECK(!l.next_end(T{21}));
+  // Bookings forgotten by advance_to no longer end anywhere.
+  l.advance_to(T{20});
+  CHECK(!l.next_end(T{0}));
+}
+
+TEST_CASE_TEMPLATE("bookings: copies of a ledger whose ids are dense or sparse", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  for (const int kept_every : {1, 3, 150}) {
+    CAPTURE(kept_every);
+    ledger<B> l(B(amount<B>(1000)));
+    std::vector<booking_id> ids;
+    for (int i = 0; i < 300; ++i)
+      ids.push_back(l.book({T{i % 17}, T{20 + (i * 7) % 50}}, amount<B>(i % 3)));
+    for (int i = 0; i < 300; ++i)
+      if (i % kept_every != 0) l.release(ids[static_cast<std::size_t>(i)]);
+    const ledger<B> copy = l;
+    CHECK(copy == l);
+    copy.validate();
+    CHECK(copy.next_end(T{0}) == l.next_end(T{0}));
+    CHECK(copy.next_end(T{40}) == l.next_end(T{40}));
+    // The copy's indexes are its own: releasing there leaves the original as it was.
+    ledger<B> changed = copy;
+    for (const booking_id id : ids)
+      if (changed.contains(id)) changed.release(id);
+    CHECK(changed.empty());
+    CHECK(!changed.next_end(T{0}));
+    CHECK(copy == l);
+    changed.advance_to(T{30});
+    CHECK(l.size() == copy.size());
+  }
+}
+
+TEST_CASE_TEMPLATE("bookings: a restored booking goes back among later ids", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  ledger<B> l(B(amount<B>(10)));
+  const booking_id a = l.book({T{0}, T{10}}, amount<B>(1));
+  l.book({T{0}, T{10}}, amount<B>(2));
+  l.book({T{0}, T{10}}, amount<B>(3));
+  const booking<T, typename B::capacity_type> kept = *l.find(a);
+  l.release(a);
+  l.restore(kept);
+  std::vector<std::uint64_t> ids;
+  for (const auto& b : l.live()) ids.push_back(b.id.value);
+  CHECK(ids == std::vector<std::uint64_t>{1, 2, 3});
+  CHECK(l.book({T{0}, T{10}}, amount<B>(4)).value == 4);
+  l.validate();
+}
+
 TEST_CASE_TEMPLATE("bookings: randomised against reference and a map of what was booked", B,
                    LEASEHOLD_EXACT_SCALAR_BACKENDS) {
   using T = typename B::time_type;
@@ -348,6 +417,12 @@ TEST_CASE_TEMPLATE("bookings: randomised against reference and a map of what was
                               static_cast<T>(draw(1, 80)),
                               {static_cast<T>(origin + draw(0, 200)), forever<T>}};
         CHECK(l.earliest_fit(r) == model.earliest_fit(r));
+        // next_end against every live booking's end.
+        const T t = static_cast<T>(origin + draw(0, 400));
+        std::optional<T> end;
+        for (const auto& [id, b] : booked)
+          if (b.span.end >= t && (!end || b.span.end < *end)) end = b.span.end;
+        CHECK(l.next_end(t) == end);
       }
       CHECK(blocks(l) == blocks(model));
       REQUIRE(l.size() == booked.size());

@@ -266,6 +266,38 @@ TEST_CASE("flux planner: a point where the free capacity does not change is a ca
   CHECK(call([&] { return planner_avail_time_next(p); }) == error(ENOENT));
 }
 
+TEST_CASE("flux planner: the begin of a span of nothing is a candidate, until it goes") {
+  planner_ptr p(planner_new(0, 100, 10, "core"));
+  REQUIRE(planner_add_span(p, 0, 40, 2) == 1);   // points 0 and 40
+  REQUIRE(planner_add_span(p, 15, 10, 0) == 2);  // and 15 and 25, where nothing changes
+  CHECK(planner_avail_time_first(p, 1, 5, 8) == 15);
+  CHECK(planner_avail_time_next(p) == 25);
+  CHECK(planner_avail_time_next(p) == 40);
+  CHECK(call([&] { return planner_avail_time_next(p); }) == error(ENOENT));
+  REQUIRE(planner_add_span(p, 15, 5, 0) == 3);  // a second begin at 15; its end at 20
+  REQUIRE(planner_rem_span(p, 2) == 0);         // 15 stays a point: span 3 begins there
+  CHECK(planner_avail_time_first(p, 1, 5, 8) == 15);
+  CHECK(planner_avail_time_next(p) == 20);
+  CHECK(planner_avail_time_next(p) == 40);
+  REQUIRE(planner_rem_span(p, 3) == 0);  // neither 15 nor 20 is a point now
+  CHECK(planner_avail_time_first(p, 1, 5, 8) == 40);
+}
+
+TEST_CASE("flux planner: span ends and begins where nothing changes are candidates") {
+  planner_ptr p(planner_new(0, 100, 10, "core"));
+  REQUIRE(planner_add_span(p, 0, 30, 3) == 1);
+  REQUIRE(planner_add_span(p, 10, 10, 4) == 2);
+  REQUIRE(planner_add_span(p, 20, 20, 4) == 3);  // free: [0, 10) 7, [10, 30) 3, [30, 40) 6
+  // 20: span 2 ends as span 3 begins, with the same amount; 30: span 1 ends.
+  CHECK(planner_avail_time_first(p, 11, 5, 3) == 20);
+  CHECK(planner_avail_time_next(p) == 30);
+  CHECK(planner_avail_time_next(p) == 40);
+  CHECK(call([&] { return planner_avail_time_next(p); }) == error(ENOENT));
+  // A copy has the same points.
+  planner_ptr q(planner_copy(p));
+  CHECK(planner_avail_time_first(q, 11, 5, 3) == 20);
+}
+
 TEST_CASE("flux planner: span iteration in id order") {
   planner_ptr p(sample());
   CHECK(planner_rem_span(p, 2) == 0);
