@@ -85,6 +85,23 @@ struct counts_in_doubles {
 };
 static_assert(!availability<counts_in_doubles>);
 
+// A backend in every other way, but its free_blocks() yields plain numbers, not blocks.
+struct blocks_as_numbers {
+  using time_type = std::int64_t;
+  using capacity_type = int;
+  int total() const;
+  std::int64_t origin() const;
+  int free_at(std::int64_t) const;
+  int min_free(interval<std::int64_t>) const;
+  std::optional<std::int64_t> earliest_fit(const request<std::int64_t, int>&) const;
+  void reserve(interval<std::int64_t>, int);
+  void release(interval<std::int64_t>, int);
+  void advance_to(std::int64_t);
+  std::vector<int> free_blocks() const;
+  std::size_t block_count() const;
+};
+static_assert(!availability<blocks_as_numbers>, "free_blocks() must yield free_block<T, C>");
+
 // The optional refinement: undoing in place never throws. capacity_tree re-splits its
 // hierarchy on an undo, which may allocate, so it does not claim it.
 static_assert(nothrow_rollback_availability<free_list<>>);

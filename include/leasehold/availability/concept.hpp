@@ -31,7 +31,8 @@ namespace leasehold {
 ///  - reserve(span, c) / release(span, c): book and give back; release is the exact inverse.
 ///  - advance_to(t): move the origin forward and forget the past.
 ///  - free_blocks(): the whole profile as maximal blocks in time order, so that two backends
-///    can be compared answer for answer (the conformance suite does exactly that).
+///    can be compared answer for answer (the conformance suite does exactly that); a forward
+///    range whose elements are free_block<time_type, capacity_type>.
 ///  - block_count(): the size of the structure, for benchmarks and memory accounting.
 ///
 ///   valid:   free_list<std::int64_t, int>, reference<int, resources<4>>
@@ -52,6 +53,8 @@ concept availability =
   {a.release(span, c)};
   {a.advance_to(t)};
   { ca.free_blocks() } -> std::ranges::forward_range;
+  requires std::same_as<std::ranges::range_value_t<decltype(ca.free_blocks())>,
+                        free_block<typename A::time_type, typename A::capacity_type>>;
   { ca.block_count() } -> std::convertible_to<std::size_t>;
 };
 

@@ -120,7 +120,7 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
                            QueueOrder order = {}, NodeChoice choice = {})
       : base(std::move(table), check_config(config), std::move(prep), std::move(order),
              std::move(choice)) {
-    if constexpr (requires { prep_.node_count(); }) {
+    if constexpr (base::template prep_offers<preparation_feature::node_count>) {
       if (prep_.node_count() != table_.node_count())
         throw invalid_request(leasehold::detail::describe(
             "lease_scheduler: the preparation step knows ", prep_.node_count(),

@@ -51,6 +51,7 @@
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/policy/lease/observer.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
+#include "leasehold/policy/lease/preparation_features.hpp"
 #include "leasehold/policy/staging/config.hpp"
 #include "leasehold/policy/staging/detail/edf_placement.hpp"
 #include "leasehold/policy/staging/image_cache.hpp"
@@ -75,6 +76,19 @@ class image_staging {
   using link_type = repository_link<Link>;
   /// A node's image cache.
   using cache_type = image_cache<time_type>;
+
+  /// The lease scheduler's optional capabilities this step offers (preparation_features.hpp);
+  /// transactions need a link that can undo a booking without throwing.
+  static constexpr lease::preparation_features features = [] {
+    using lease::preparation_feature;
+    lease::preparation_features f =
+        preparation_feature::check_terms | preparation_feature::interval_prepare;
+    f = f | preparation_feature::lead_time | preparation_feature::node_count |
+        preparation_feature::reservations | preparation_feature::transfer_events |
+        preparation_feature::take_finished;
+    if (nothrow_rollback_availability<Link>) f = f | preparation_feature::transactions;
+    return f;
+  }();
 
   /// Staging for `nodes` nodes (the scheduler's slot table must have as many). Throws
   /// invalid_request for zero nodes, a bandwidth that is not positive or a negative cache.

@@ -41,6 +41,7 @@
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
+#include "leasehold/policy/lease/preparation_features.hpp"
 #include "leasehold/policy/staging/shared_link.hpp"
 
 namespace leasehold::policy::staging {
@@ -67,6 +68,9 @@ struct naive_staging_config {
 template <time_value T = std::int64_t>
 class naive_staging {
  public:
+  /// The lease scheduler's optional capabilities this step offers (preparation_features.hpp).
+  static constexpr lease::preparation_features features =
+      lease::preparation_feature::check_terms | lease::preparation_feature::node_count;
   /// The time type.
   using time_type = T;
   /// The lease terms it prepares.

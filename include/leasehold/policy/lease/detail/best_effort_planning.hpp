@@ -317,15 +317,12 @@ class best_effort_planning : public Base {
   }
 
   [[nodiscard]] static constexpr bool is_always_ready() {
-    if constexpr (requires { preparation_type::always_ready; })
-      return preparation_type::always_ready;
-    else
-      return false;
+    return Base::template prep_offers<preparation_feature::always_ready>;
   }
   // How long a fresh start of the lease must wait for its preparation at most, if it began
   // now (a transfer in the link's earliest slot); 0 without a preparation that says.
   [[nodiscard]] time_type preparation_lead(const record_type& l) const {
-    if constexpr (requires { this->prep_.lead_time(l.terms, this->now_); }) {
+    if constexpr (Base::template prep_offers<preparation_feature::lead_time>) {
       if (!l.suspended_on.empty()) return 0;
       return this->prep_.lead_time(l.terms, this->now_);
     } else {

@@ -62,7 +62,7 @@ class event_clock : public Base {
 
   // Whether the preparation step announces its transfers (preparation.hpp: image staging).
   static constexpr bool reports_transfers =
-      transfer_reporting_preparation<preparation_type, time_type, capacity_type>;
+      Base::template prep_offers<preparation_feature::transfer_events>;
 
   // When the preparation step's next transfer starts or ends, if it says.
   [[nodiscard]] std::optional<time_type> next_transfer_event() const {

@@ -37,6 +37,7 @@
 #include "leasehold/policy/lease/node_choice.hpp"
 #include "leasehold/policy/lease/observer.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
+#include "leasehold/policy/lease/preparation_features.hpp"
 #include "leasehold/policy/lease/queue_order.hpp"
 #include "leasehold/policy/lease/scheduler_state.hpp"
 #include "leasehold/policy/lease/vm_time_model.hpp"
@@ -106,9 +107,15 @@ class lease_book {
   static constexpr bool undoes_bookings = undo_log_type::logs_table && !requires(const A& a) {
     a.horizon();
   };
+  // Whether the preparation step offers an optional capability (preparation_features.hpp):
+  // as it declares, checked against its members, or as detected when it declares nothing.
+  template <preparation_feature F>
+  static constexpr bool prep_offers =
+      check_declared_features<Preparation, time_type, capacity_type>::value&&
+          offers<Preparation, time_type, capacity_type>(F);
   // A preparation step with state is copied before each call unless it journals its own
   // changes (transactional_preparation).
-  static constexpr bool journals_preparation = transactional_preparation<Preparation>;
+  static constexpr bool journals_preparation = prep_offers<preparation_feature::transactions>;
   static constexpr bool saves_preparation = !std::is_empty_v<Preparation> && !journals_preparation;
 
   static constexpr int finish_order = segment_finish_event;  // ends before begins (same instant)
@@ -207,7 +214,7 @@ class lease_book {
       // A resumed segment finds its image instance on its nodes (or brings it along when
       // migrating, §3.1): only a fresh start is prepared.
       const std::span<const std::size_t> nodes(seg.nodes);
-      if constexpr (requires { prep_.prepare(l.terms, nodes, seg.booked, now_); })
+      if constexpr (prep_offers<preparation_feature::interval_prepare>)
         prep_.prepare(l.terms, nodes, seg.booked, now_);
       else
         prep_.prepare(l.terms, nodes, seg.booked.begin, now_);

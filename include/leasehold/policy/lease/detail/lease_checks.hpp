@@ -82,7 +82,7 @@ class lease_checks : public Base {
       fail("terms.image", "image size ", t.image->size_mb, " is negative");
     if (t.hold_in_queue && t.kind != lease_kind::best_effort)
       fail("terms.hold_in_queue", "only a best-effort lease can be held in the queue");
-    if constexpr (requires { this->prep_.check_terms(t); }) {
+    if constexpr (Base::template prep_offers<preparation_feature::check_terms>) {
       try {
         this->prep_.check_terms(t);
       } catch (const error& e) {

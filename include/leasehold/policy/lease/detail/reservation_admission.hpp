@@ -194,7 +194,7 @@ class reservation_admission : public Base {
  private:
   // Whether the preparation step takes part in admission (image staging).
   static constexpr bool stages_images =
-      reservation_preparation<typename Base::preparation_type, time_type, capacity_type>;
+      Base::template prep_offers<preparation_feature::reservations>;
 
   // Preempts the best-effort leases in the way on `preempt_on` (§3.1, in id order) and books
   // the lease on `nodes` (in increasing order) over `span`.

@@ -72,7 +72,7 @@ class transactions : public Base {
       this->log_.retire(this->leases_, this->finished_, id);
     this->retiring_.clear();
     // The observer has heard of every transfer's end by now (report_transfers).
-    if constexpr (requires { this->prep_.take_finished_transfers(); })
+    if constexpr (Base::template prep_offers<preparation_feature::take_finished>)
       if (this->config_.retire_finished) (void)this->prep_.take_finished_transfers();
   }
 

@@ -1,0 +1,198 @@
+#pragma once
+
+/// \file
+/// The optional capabilities of a preparation step, each a named concept, and a way for a step
+/// to declare the ones it means to offer. The lease scheduler uses a capability only through
+/// offers<P, T, C>(feature). Why declared, not only detected: a member that is misspelt, or
+/// has a parameter of the wrong type, makes a detection probe quietly false, and the scheduler
+/// then behaves as if the step did not have it (a lead time never honoured, a staging step
+/// copied per call instead of journaled). A step that declares `features` gets a compile error
+/// naming each declared capability its members do not provide (check_declared_features), and
+/// the scheduler uses exactly what it declared. A step that declares nothing is detected, as
+/// before, so user-written steps keep working unchanged.
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "leasehold/core/time.hpp"
+#include "leasehold/policy/lease/lease_terms.hpp"
+#include "leasehold/policy/lease/preparation.hpp"
+
+namespace leasehold::policy::lease {
+
+/// check_terms(terms): throws a leasehold::error for terms the step cannot serve (an unknown
+/// image); the scheduler turns it into invalid_lease before changing anything.
+///   valid:   staging::image_staging<>, staging::naive_staging<>
+///   invalid: images_predeployed
+template <class P, class T, class C = node_resources>
+concept checking_preparation = requires(const P& cp, const lease_terms<T, C>& terms) {
+  cp.check_terms(terms);
+};
+
+/// prepare(terms, nodes, booked, now) with `booked` the whole interval the lease holds,
+/// preferred over the start-only form (a private image copy can be freed at its end).
+///   valid:   staging::image_staging<>
+///   invalid: staging::naive_staging<> (start only)
+template <class P, class T, class C = node_resources>
+concept interval_preparation = requires(P& p, const lease_terms<T, C>& terms,
+                                        std::span<const std::size_t> nodes, interval<T> booked,
+                                        T now) {
+  p.prepare(terms, nodes, booked, now);
+};
+
+/// `P::always_ready` is true: every lease's image is on every node now, so the scheduler skips
+/// the per-node ready times altogether.
+///   valid:   images_predeployed
+///   invalid: staging::image_staging<>
+template <class P>
+concept always_ready_preparation = requires {
+  requires P::always_ready;
+};
+
+/// lead_time(terms, now) -> T: how long a best-effort lease starting as soon as possible waits
+/// for its preparation at most; the scheduler treats such a lease as starting now rather than
+/// as a future reservation.
+///   valid:   staging::image_staging<>
+///   invalid: images_predeployed
+template <class P, class T, class C = node_resources>
+concept lead_time_preparation = requires(const P& cp, const lease_terms<T, C>& terms, T now) {
+  { cp.lead_time(terms, now) } -> std::same_as<T>;
+};
+
+/// node_count(): the nodes the step was made for; the scheduler refuses a step made for
+/// another cluster than its slot table's.
+///   valid:   staging::image_staging<>, staging::naive_staging<>
+///   invalid: images_predeployed
+template <class P>
+concept sized_preparation = requires(const P& cp) {
+  { cp.node_count() } -> std::convertible_to<std::size_t>;
+};
+
+/// take_finished_transfers(): hands out the work that has finished and forgets it; a scheduler
+/// that retires finished leases (scheduler_config::retire_finished) calls it after each call,
+/// so that the step's memory follows the live leases too.
+///   valid:   staging::image_staging<>
+///   invalid: images_predeployed
+template <class P>
+concept history_taking_preparation = requires(P& p) {
+  p.take_finished_transfers();
+};
+
+/// The optional capabilities, one bit each. A step declares those it offers as
+/// `static constexpr preparation_features features = ...;`.
+enum class preparation_feature : std::uint32_t {
+  always_ready = 1u << 0,      ///< always_ready_preparation
+  check_terms = 1u << 1,       ///< checking_preparation
+  interval_prepare = 1u << 2,  ///< interval_preparation
+  lead_time = 1u << 3,         ///< lead_time_preparation
+  node_count = 1u << 4,        ///< sized_preparation
+  reservations = 1u << 5,      ///< reservation_preparation
+  transfer_events = 1u << 6,   ///< transfer_reporting_preparation
+  transactions = 1u << 7,      ///< transactional_preparation
+  take_finished = 1u << 8,     ///< history_taking_preparation
+};
+
+/// A set of preparation_feature bits.
+struct preparation_features {
+  std::uint32_t bits = 0;  ///< one bit per preparation_feature
+
+  /// Whether `f` is in the set.
+  [[nodiscard]] constexpr bool has(preparation_feature f) const noexcept {
+    return (bits & static_cast<std::uint32_t>(f)) != 0;
+  }
+  /// The set with `f` added.
+  friend constexpr preparation_features operator|(preparation_features s,
+                                                  preparation_feature f) noexcept {
+    return {s.bits | static_cast<std::uint32_t>(f)};
+  }
+};
+
+/// The set holding `a` and `b`.
+constexpr preparation_features operator|(preparation_feature a, preparation_feature b) noexcept {
+  return preparation_features{} | a | b;
+}
+
+/// Whether P declares its capabilities (a static member `features` of type
+/// preparation_features).
+template <class P>
+concept declares_preparation_features = requires {
+  { P::features } -> std::convertible_to<preparation_features>;
+};
+
+/// Whether P provides the members of capability `f` (detection, whatever P declares).
+template <class P, class T, class C>
+[[nodiscard]] constexpr bool provides(preparation_feature f) {
+  switch (f) {
+    case preparation_feature::always_ready:
+      return always_ready_preparation<P>;
+    case preparation_feature::check_terms:
+      return checking_preparation<P, T, C>;
+    case preparation_feature::interval_prepare:
+      return interval_preparation<P, T, C>;
+    case preparation_feature::lead_time:
+      return lead_time_preparation<P, T, C>;
+    case preparation_feature::node_count:
+      return sized_preparation<P>;
+    case preparation_feature::reservations:
+      return reservation_preparation<P, T, C>;
+    case preparation_feature::transfer_events:
+      return transfer_reporting_preparation<P, T, C>;
+    case preparation_feature::transactions:
+      return transactional_preparation<P>;
+    case preparation_feature::take_finished:
+      return history_taking_preparation<P>;
+  }
+  return false;
+}
+
+/// Whether the scheduler uses capability `f` of P: what P declares if it declares, else what
+/// it provides.
+template <class P, class T, class C>
+[[nodiscard]] constexpr bool offers(preparation_feature f) {
+  if constexpr (declares_preparation_features<P>)
+    return preparation_features{P::features}.has(f);
+  else
+    return provides<P, T, C>(f);
+}
+
+/// Whether every capability P declares is provided by its members (true for a step that
+/// declares nothing). The lease scheduler asserts it, one capability at a time, so that the
+/// error names what is missing.
+template <class P, class T, class C>
+[[nodiscard]] constexpr bool declared_as_provided(preparation_feature f) {
+  return !offers<P, T, C>(f) || provides<P, T, C>(f);
+}
+
+/// Compile-time check of a step's declaration, one static_assert per capability (each names
+/// the member it expects). Instantiated by the lease scheduler for its Preparation.
+template <class P, class T, class C>
+struct check_declared_features {
+  static_assert(declared_as_provided<P, T, C>(preparation_feature::always_ready),
+                "the Preparation declares always_ready but P::always_ready is not true");
+  static_assert(declared_as_provided<P, T, C>(preparation_feature::check_terms),
+                "the Preparation declares check_terms but has no check_terms(terms) const");
+  static_assert(declared_as_provided<P, T, C>(preparation_feature::interval_prepare),
+                "the Preparation declares interval_prepare but has no "
+                "prepare(terms, nodes, interval<T> booked, now)");
+  static_assert(declared_as_provided<P, T, C>(preparation_feature::lead_time),
+                "the Preparation declares lead_time but has no lead_time(terms, now) const -> T");
+  static_assert(declared_as_provided<P, T, C>(preparation_feature::node_count),
+                "the Preparation declares node_count but has no node_count() const");
+  static_assert(declared_as_provided<P, T, C>(preparation_feature::reservations),
+                "the Preparation declares reservations but does not model "
+                "reservation_preparation (reservation_rank, can_prepare)");
+  static_assert(declared_as_provided<P, T, C>(preparation_feature::transfer_events),
+                "the Preparation declares transfer_events but does not model "
+                "transfer_reporting_preparation (next_transfer_event, take_transfer_events)");
+  static_assert(declared_as_provided<P, T, C>(preparation_feature::transactions),
+                "the Preparation declares transactions but does not model "
+                "transactional_preparation (begin_ / commit_ / rollback_transaction)");
+  static_assert(declared_as_provided<P, T, C>(preparation_feature::take_finished),
+                "the Preparation declares take_finished but has no take_finished_transfers()");
+  /// Always true: the assertions above did the checking.
+  static constexpr bool value = true;
+};
+
+}  // namespace leasehold::policy::lease
