@@ -109,9 +109,8 @@ class free_tree : public detail::profile_types<T, C> {
   using runs_block = std::array<runs_type, level_count>;
   /// About one node in summary_spacing keeps run summaries (see keeps_runs): 768 bytes of them
   /// for a scalar's 32 levels, so a node averages 80 + 768 / 16 = 128 bytes rather than 848.
-  /// 1 in 8 measured a little faster on append and earliest_fit but over 200 bytes per block at
-  /// 10,000 with the pools' slack (176 in the steady state, and pools that grow by an eighth
-  /// leave it no margin); 1 in 32 slower on earliest_fit (docs/performance.md).
+  /// A denser spacing searched a little faster but cost well over the memory budget per block
+  /// once the pools' slack is counted; a sparser one searched slower (docs/performance.md).
   static constexpr std::uint64_t summary_spacing = 16;
   static constexpr std::uint32_t summary_priority = std::uint32_t{1} << 31;
 
@@ -397,9 +396,8 @@ class free_tree : public detail::profile_types<T, C> {
   /// descent meets them (each node before its subtrees), and the pools' slack given back.
   /// The blocks, the answers and the mode stay as they are. A tree that has lived through
   /// many reserves and releases has its nodes wherever its pools had room when each was made,
-  /// so its paths cross more cache lines and pages: the append benchmark's searches ran 1.07x
-  /// faster on a compacted tree than on the one its reserves left at 10,000 reservations, 1.5x
-  /// at 100,000 and 2.4x at 1,000,000 (docs/performance.md, "A tree laid out afresh"). O(n)
+  /// so its paths cross more cache lines and pages: searches on a compacted tree are faster,
+  /// the more so the larger the tree (docs/performance.md, "A tree laid out afresh"). O(n)
   /// time, and room for a second copy while it runs, so it is the owner's to call when a pause
   /// suits it; no other call makes one. Strong guarantee: on bad_alloc the tree is unchanged.
   void compact() { *this = free_tree(*this); }
@@ -820,8 +818,8 @@ class free_tree : public detail::profile_types<T, C> {
   /// and s + r.duration <= run.end: run-to-run jumps at the request's own amount, counted in
   /// `jumps`. `walk`: a search with no run summaries to guide it, where a scalar's one walk
   /// (below) pays; inside a stretch that the summaries found, the first start nearly always
-  /// holds, and the seeks cost less when it does not (earliest_fit/free_tree/1000 read 0.90x
-  /// with the walk there too).
+  /// holds, and the seeks cost less when it does not (the walk there too measured slower on
+  /// earliest_fit).
   [[nodiscard]] std::optional<T> fit_within(const request<T, C>& r, interval<T> run, T last,
                                             std::uint64_t& jumps, bool walk) const {
     const C& amount = r.amount;
@@ -834,7 +832,7 @@ class free_tree : public detail::profile_types<T, C> {
         run.end == forever<T> ? last : std::min(last, static_cast<T>(run.end - r.duration));
     if (run.begin > latest) return std::nullopt;
     T start = run.begin;
-    // Most often the run's first start holds (89 % of the churn benchmark's searches): one
+    // Most often the run's first start holds (nearly nine searches in ten on churn): one
     // survey of the span it would book says so, and otherwise gives the block at start.
     const span_survey first = survey_min({start, static_cast<T>(start + r.duration)});
     if (fits(amount, first.folded)) return start;
@@ -842,8 +840,8 @@ class free_tree : public detail::profile_types<T, C> {
       // A scalar's maximum says exactly whether some block of a subtree fits, so one in-order
       // walk judged by the amount alone finds the first stretch that fits, exactly: it passes
       // whole subtrees that all fit or where none can. That beats a seek from the root for
-      // every block that stops a run and every block that fits after it (4-5x on append
-      // without thresholds at 10,000). A vector's maximum only says that each component fits
+      // every block that stops a run and every block that fits after it, several times over on
+      // append without thresholds. A vector's maximum only says that each component fits
       // somewhere, and the walk measured slower there than the seeks below.
       run_seeker stretch{.level = 0,  // no summaries are read: no level or threshold either
                          .clamp = start,
@@ -1391,7 +1389,7 @@ class free_tree : public detail::profile_types<T, C> {
     if (n->runs == nullptr || !review_.maintained) return;
     // Only the mixed levels (see runs_at): none for a leaf, few for a small subtree. Storing
     // the trivial levels too (so that a join need not test its children's level kinds) measured
-    // up to 2.5x slower on churn/free_tree/10000 (more cache lines written per update).
+    // much slower on churn (more cache lines written per update).
     const std::optional<level_ranges> mixed = all_mixed_levels(*n, only);
     if (!mixed) return;
     // A child without summaries (a gap) has its own computed once for all levels here.

@@ -152,9 +152,9 @@ leasehold_status leasehold_profile_free_blocks(leasehold_profile* profile,
 leasehold_status leasehold_profile_memory_usage(leasehold_profile* profile, size_t* bytes);
 /** Lays a free_tree profile out afresh, as a copy is: every node in one block of memory in the
  * order a search meets them, the pools' unused room given back. A tree that lived through many
- * reserves and releases has its nodes wherever its pools had room; its searches ran 1.5x faster
- * after this at 100,000 reservations (docs/performance.md, "A tree laid out afresh"). O(n) time
- * and room for a second copy while it runs, so call it when a pause suits you; nothing else
+ * reserves and releases has its nodes wherever its pools had room; its searches run faster
+ * after this, the more so the larger the tree (docs/performance.md, "A tree laid out afresh"). O(n)
+ * time and room for a second copy while it runs, so call it when a pause suits you; nothing else
  * does. On LEASEHOLD_OUT_OF_MEMORY the profile is unchanged. The other backends have no such
  * layout to renew: for them it does nothing and returns LEASEHOLD_OK. */
 leasehold_status leasehold_profile_compact(leasehold_profile* profile);

@@ -65,8 +65,8 @@ inline std::string gunzip(const std::string& compressed, const std::filesystem::
   std::string text;
   text.reserve(compressed.size() * 4);
   try {
-    // 64 KiB buffers instead of Boost's 4 KiB default: about 30 % less time on the 22 MB Blue
-    // Horizon log (0.31 s against 0.44 s, medians of 5; gzip -dc takes 0.25 s).
+    // 64 KiB buffers instead of Boost's 4 KiB default: fewer calls into zlib per megabyte,
+    // which measured markedly faster on the Blue Horizon log.
     constexpr std::streamsize buffer = 1 << 16;
     boost::iostreams::filtering_istreambuf chain;
     chain.push(boost::iostreams::gzip_decompressor(boost::iostreams::zlib::default_window_bits,

@@ -93,11 +93,9 @@ class node_pool {
 
   // A chunk adds an eighth of the capacity (at least min_chunk_slots, at most max_chunk_bytes),
   // so the slots never handed out stay within an eighth of the capacity plus one smallest
-  // chunk. Doubling left up to half: free_tree at 10,000 live reservations held 16,384 node
-  // slots for 9,470 blocks and 1,024 summary blocks for about 600, 210 bytes per reservation
-  // against about 128 in the steady state (docs/performance.md, "Pools grow by an eighth").
-  // The price is more chunks, each one allocation: 65 on the way to 100,000 80-byte nodes
-  // rather than 18, which measured no slower.
+  // chunk. Doubling left up to half of the slots unused, most of a tree's memory at some sizes
+  // (docs/performance.md, "Pools grow by an eighth"). The price is more chunks, each one
+  // allocation, which measured no slower.
   static constexpr std::size_t growth_divisor = 8;
   static constexpr std::size_t min_chunk_slots = 16;
   static constexpr std::size_t max_chunk_bytes = std::size_t{1} << 20;

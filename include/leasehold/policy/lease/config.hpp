@@ -161,9 +161,10 @@ struct scheduler_config {
   resource_layout layout{};
   /// Every public call gives the strong guarantee: if it throws (std::bad_alloc included), the
   /// scheduler is unchanged and the observer has heard nothing of it. An undo log records each
-  /// change a call makes, so it costs in proportion to what the call changes (within 10 % on
-  /// the 30-day Haizea run, docs/performance.md), plus a copy of a Preparation that has state;
-  /// a simulation that treats running out of memory as fatal may turn it off, keeping the
+  /// change a call makes, so it costs in proportion to what the call changes
+  /// (docs/performance.md); a Preparation with state journals its own changes
+  /// (transactional_preparation) or, if it does not, is copied per call. A simulation that
+  /// treats running out of memory as fatal may turn it off, keeping the
   /// basic guarantee (no leak, but a failed call may leave the schedule inconsistent).
   bool strong_guarantee = true;
   /// A lease that is done, rejected or withdrawn leaves the scheduler when the call that
