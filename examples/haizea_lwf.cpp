@@ -118,7 +118,10 @@ lease::scheduler_config<T> config_of(const options& o) {
 
 std::string node_list(const std::vector<std::size_t>& nodes) {
   std::string text;
-  for (const std::size_t n : nodes) text += (text.empty() ? "" : " ") + std::to_string(n);
+  for (const std::size_t n : nodes) {
+    if (!text.empty()) text.push_back(' ');
+    text.append(std::to_string(n));  // appended: GCC 12 at -O3 misreads "" + std::string
+  }
   return "{" + text + "}";
 }
 
@@ -153,8 +156,10 @@ void print_transfers(const std::vector<lease::transfer_notice<T>>& transfers, st
   out << "image transfers: " << transfers.size() << '\n';
   for (const auto& t : transfers) {
     std::string leases;
-    for (const std::uint64_t id : t.leases)
-      leases += (leases.empty() ? "" : " ") + std::to_string(id);
+    for (const std::uint64_t id : t.leases) {
+      if (!leases.empty()) leases.push_back(' ');
+      leases.append(std::to_string(id));
+    }
     out << "        [" << t.span.begin << ", " << t.span.end << ") " << t.image << " (" << t.size_mb
         << " MB) to " << node_list(t.nodes) << " for leases {" << leases << "}\n";
   }
