@@ -18,7 +18,7 @@ static_assert(std::same_as<leasehold::disk_image, pl::disk_image>);
 static_assert(std::same_as<leasehold::node_resources, pl::node_resources>);
 static_assert(std::same_as<leasehold::resource_layout, pl::resource_layout>);
 // The component indices keep their values under both names.
-static_assert(pl::cpu == leasehold::cpu && pl::memory_mb == 1 && pl::disk_mb == 2 &&
+static_assert(pl::cpu == leasehold::node_component::cpu && pl::memory_mb == 1 && pl::disk_mb == 2 &&
               pl::network_mbps == 3);
 // Class template argument deduction still works through the policy name.
 static_assert(std::same_as<decltype(pl::lease_terms{}), leasehold::lease_terms<>>);

@@ -28,11 +28,16 @@ namespace leasehold {
 /// the components the VM model must know.
 using node_resources = resources<4, std::int64_t>;
 
-/// Component indices of node_resources.
+/// Component indices of node_resources. In a namespace of their own, not in `leasehold`:
+/// names as common as `cpu` in the root namespace would make a user's own `cpu()` ambiguous
+/// under `using namespace leasehold`. The lease policy's users find them as
+/// leasehold::policy::lease::cpu (policy/lease/lease_terms.hpp).
+namespace node_component {
 inline constexpr std::size_t cpu = 0;           ///< CPUs (or CPU share units)
 inline constexpr std::size_t memory_mb = 1;     ///< memory, MB
 inline constexpr std::size_t disk_mb = 2;       ///< disk, MB
 inline constexpr std::size_t network_mbps = 3;  ///< network bandwidth, MB/s
+}  // namespace node_component
 
 /// Which components of a node's resource vector the lease model reads (Haizea §3.1-3.2):
 /// memory, because suspending, resuming and migrating a VM move its memory (m MB); disk,
@@ -40,8 +45,9 @@ inline constexpr std::size_t network_mbps = 3;  ///< network bandwidth, MB/s
 /// vector without a disk component sets `disk` to nullopt (no room is booked). The other
 /// components (CPUs, GPUs, licences, bandwidth) are only capacities to fit.
 struct resource_layout {
-  std::size_t memory = memory_mb;             ///< Index of the memory component (MB).
-  std::optional<std::size_t> disk = disk_mb;  ///< Index of the disk component (MB), if any.
+  std::size_t memory = node_component::memory_mb;  ///< Index of the memory component (MB).
+  std::optional<std::size_t> disk =
+      node_component::disk_mb;  ///< Index of the disk component (MB), if any.
 
   /// Equal when both indices are equal.
   friend bool operator==(const resource_layout&, const resource_layout&) = default;

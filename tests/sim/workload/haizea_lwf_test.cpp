@@ -116,7 +116,7 @@ TEST_CASE("haizea lwf: reads the site and every kind of request") {
   CHECK(leases[2].submit == 1200);
 
   const auto shares = haizea::to_lease_terms(workload, {.cpu_divisor = 1});
-  CHECK(shares[1].per_node[leasehold::cpu] == 200);
+  CHECK(shares[1].per_node[leasehold::node_component::cpu] == 200);
 }
 
 TEST_CASE("haizea lwf: errors name the element or the line") {

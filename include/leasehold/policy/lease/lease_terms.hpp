@@ -11,13 +11,13 @@
 
 namespace leasehold::policy::lease {
 
-using leasehold::cpu;
+using leasehold::node_component::cpu;
 using leasehold::disk_image;
-using leasehold::disk_mb;
+using leasehold::node_component::disk_mb;
 using leasehold::lease_kind;
 using leasehold::lease_terms;
-using leasehold::memory_mb;
-using leasehold::network_mbps;
+using leasehold::node_component::memory_mb;
+using leasehold::node_component::network_mbps;
 using leasehold::node_resources;
 using leasehold::resource_layout;
 

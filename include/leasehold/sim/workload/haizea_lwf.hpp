@@ -335,13 +335,13 @@ inline void check_cpu_divisor(const lwf_conversion& options) {
             0, leasehold::detail::describe(
                    context, "CPU amount ", amount, " is not a multiple of ", options.cpu_divisor,
                    " (set cpu_divisor = 1 to keep Haizea's percent units)"));
-      vector[cpu] = amount / options.cpu_divisor;
+      vector[node_component::cpu] = amount / options.cpu_divisor;
     } else if (type == "Memory") {
-      vector[memory_mb] = amount;
+      vector[node_component::memory_mb] = amount;
     } else if (type == "Disk") {
-      vector[disk_mb] = amount;
+      vector[node_component::disk_mb] = amount;
     } else if (type == "Net-in" || type == "Net-out") {
-      vector[network_mbps] = std::max(vector[network_mbps], amount);
+      vector[node_component::network_mbps] = std::max(vector[node_component::network_mbps], amount);
     } else {
       throw lwf_error(0,
                       leasehold::detail::describe(context, "unknown resource type '", type, "'"));

@@ -226,14 +226,14 @@ class model {
   }
 
   [[nodiscard]] T suspend_time(const lease& l) const {
-    return ceil_div(l.t.per_node[memory_mb], config_.suspend_rate);
+    return ceil_div(l.t.per_node[node_component::memory_mb], config_.suspend_rate);
   }
   [[nodiscard]] T resume_time(const lease& l) const {
-    return ceil_div(l.t.per_node[memory_mb], config_.resume_rate);
+    return ceil_div(l.t.per_node[node_component::memory_mb], config_.resume_rate);
   }
   [[nodiscard]] T migration_time(const lease& l) const {
     const std::int64_t image = l.t.image ? l.t.image->size_mb : 0;
-    return ceil_div(image + l.t.per_node[memory_mb], config_.network_rate);
+    return ceil_div(image + l.t.per_node[node_component::memory_mb], config_.network_rate);
   }
   // Wall-clock time of `work` seconds of the lease's work; advance reservations hold
   // wall-clock time.

@@ -219,7 +219,7 @@ inline std::string describe(const scenario& s) {
         << (t.kind == lease_kind::advance_reservation ? "AR"
             : t.kind == lease_kind::immediate         ? "immediate"
                                                       : "best-effort")
-        << ", " << t.nodes << " nodes, memory " << t.per_node[memory_mb] << " MB, duration "
+        << ", " << t.nodes << " nodes, memory " << t.per_node[node_component::memory_mb] << " MB, duration "
         << t.duration;
     if (t.start) out << ", start " << *t.start;
     if (t.start_window) out << ", starts " << t.start_window->begin << ".." << t.start_window->end;
