@@ -26,7 +26,7 @@
 #include "leasehold/sim/workload/detail/text.hpp"
 #include "leasehold/sim/workload/parse_error.hpp"
 
-namespace leasehold::haizea {
+namespace leasehold::workload::haizea {
 
 /// One line of an injection file, field by field.
 struct injection {
@@ -198,4 +198,9 @@ template <time_value T = std::int64_t>
   return leases;
 }
 
-}  // namespace leasehold::haizea
+}  // namespace leasehold::workload::haizea
+
+namespace leasehold {
+/// The name users know: Haizea's own formats live under sim/workload, so in the folder's namespace.
+namespace haizea = workload::haizea;
+}  // namespace leasehold

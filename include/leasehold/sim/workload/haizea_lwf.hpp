@@ -48,7 +48,7 @@
 #include "leasehold/sim/workload/detail/text.hpp"
 #include "leasehold/sim/workload/parse_error.hpp"
 
-namespace leasehold::haizea {
+namespace leasehold::workload::haizea {
 
 /// A parse error in an LWF document: line() is the XML line for syntax errors and 0 for
 /// content errors, whose message names the element instead.
@@ -420,4 +420,9 @@ template <time_value T = std::int64_t>
   return leases;
 }
 
-}  // namespace leasehold::haizea
+}  // namespace leasehold::workload::haizea
+
+namespace leasehold {
+/// The name users know: Haizea's own formats live under sim/workload, so in the folder's namespace.
+namespace haizea = workload::haizea;
+}  // namespace leasehold

@@ -38,9 +38,9 @@
 #include "leasehold/sim/workload/detail/text.hpp"
 #include "leasehold/sim/workload/parse_error.hpp"
 
-namespace leasehold::swf {
+namespace leasehold::workload::swf {
 
-using detail::fraction_policy;
+using leasehold::detail::fraction_policy;
 
 /// The header keys a simulation needs; every comment line is also kept, in order, in
 /// `comments` (without the ';' and surrounding blanks), so nothing of the header is lost.
@@ -376,4 +376,10 @@ inline void write(std::ostream& out, const log& data) {
   }
 }
 
-}  // namespace leasehold::swf
+}  // namespace leasehold::workload::swf
+
+namespace leasehold {
+/// The name users know: the Standard Workload Format live under sim/workload, so in the folder's
+/// namespace.
+namespace swf = workload::swf;
+}  // namespace leasehold
