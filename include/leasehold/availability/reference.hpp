@@ -133,15 +133,16 @@ class reference : public detail::profile_types<T, C> {
     return blocks;
   }
 
-  /// The profile from t on, and within a span, read in place (walkable_availability): views
-  /// that any mutating call invalidates.
+  /// The profile from t on (walkable_availability): a view over the change points, found by
+  /// binary search and then read one after the other, in place; any mutating call invalidates
+  /// it.
   [[nodiscard]] auto blocks_from(T t) const {
     detail::check_time("blocks_from", t, origin());
     return blocks_view(point_cursor{&points_, index_of(t)}, {t, forever<T>});
   }
 
-  /// The maximal free blocks that meet `span`, clipped to it, in time order. Throws
-  /// invalid_request for an empty span or one beginning before the origin.
+  /// The same walk within `span`: each change point that meets it, as a block clipped to the
+  /// span. Throws invalid_request for an empty span or one beginning before the origin.
   [[nodiscard]] auto blocks_in(interval<T> span) const {
     detail::check_span("blocks_in", span, origin());
     return blocks_view(point_cursor{&points_, index_of(span.begin)}, span);

@@ -122,30 +122,23 @@ struct gantt_chart {
 
 namespace detail {
 
-// The colour of each lease kind (Okabe & Ito): best-effort blue, advance reservation orange,
-// immediate green.
-inline const char* kind_colour(lease_kind kind) {
-  switch (kind) {
-    case lease_kind::advance_reservation:
-      return "#E69F00";
-    case lease_kind::immediate:
-      return "#009E73";
-    case lease_kind::best_effort:
-      break;
-  }
-  return "#0072B2";
-}
+// How each lease kind is drawn: its colour (Okabe & Ito: best-effort blue, advance
+// reservation orange, immediate green) and the name its tooltip gives.
+struct kind_style {
+  const char* colour;
+  const char* label;
+};
 
-inline const char* kind_label(lease_kind kind) {
+inline kind_style style_of(lease_kind kind) {
   switch (kind) {
     case lease_kind::advance_reservation:
-      return "advance reservation";
+      return {"#E69F00", "advance reservation"};
     case lease_kind::immediate:
-      return "immediate";
+      return {"#009E73", "immediate"};
     case lease_kind::best_effort:
       break;
   }
-  return "best-effort";
+  return {"#0072B2", "best-effort"};
 }
 
 // Sorted, distinct nodes as runs of consecutive ones: {0 1 2 5} -> [0, 2], [5, 5]. Each run
@@ -237,14 +230,14 @@ struct gantt_layout {
 };
 
 inline void draw_segment(std::ostringstream& out, const gantt_segment& s, const gantt_layout& g) {
-  const char* colour = kind_colour(s.kind);
+  const char* colour = style_of(s.kind).colour;
   const bool outlined = s.kind == lease_kind::advance_reservation;
   const char* ending = s.ending == gantt_ending::suspended   ? ", suspended"
                        : s.ending == gantt_ending::cancelled ? ", cancelled"
                                                              : "";
-  out << "<g class=\"segment\" data-lease=\"" << s.lease << "\" data-kind=\"" << kind_label(s.kind)
-      << "\">\n<title>lease " << s.lease << ", " << kind_label(s.kind) << ": "
-      << hours_minutes(s.begin) << " to " << hours_minutes(s.end) << " on node"
+  out << "<g class=\"segment\" data-lease=\"" << s.lease << "\" data-kind=\""
+      << style_of(s.kind).label << "\">\n<title>lease " << s.lease << ", " << style_of(s.kind).label
+      << ": " << hours_minutes(s.begin) << " to " << hours_minutes(s.end) << " on node"
       << (s.nodes.size() == 1 ? " " : "s ") << node_text(s.nodes) << " (runs "
       << hours_minutes(s.run_begin) << " to " << hours_minutes(s.run_end) << ")" << ending
       << "</title>\n";

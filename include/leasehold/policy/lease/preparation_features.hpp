@@ -11,6 +11,7 @@
 /// the scheduler uses exactly what it declared. A step that declares nothing is detected, as
 /// before, so user-written steps keep working unchanged.
 
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -124,26 +125,22 @@ concept declares_preparation_features = requires {
 /// Whether P provides the members of capability `f` (detection, whatever P declares).
 template <class P, class T, class C>
 [[nodiscard]] constexpr bool provides(preparation_feature f) {
-  switch (f) {
-    case preparation_feature::always_ready:
-      return always_ready_preparation<P>;
-    case preparation_feature::check_terms:
-      return checking_preparation<P, T, C>;
-    case preparation_feature::interval_prepare:
-      return interval_preparation<P, T, C>;
-    case preparation_feature::lead_time:
-      return lead_time_preparation<P, T, C>;
-    case preparation_feature::node_count:
-      return sized_preparation<P>;
-    case preparation_feature::reservations:
-      return reservation_preparation<P, T, C>;
-    case preparation_feature::transfer_events:
-      return transfer_reporting_preparation<P, T, C>;
-    case preparation_feature::transactions:
-      return transactional_preparation<P>;
-    case preparation_feature::take_finished:
-      return history_taking_preparation<P>;
-  }
+  // One entry per bit of preparation_feature, in the enumerators' order.
+  constexpr std::array provided{always_ready_preparation<P>,
+                                checking_preparation<P, T, C>,
+                                interval_preparation<P, T, C>,
+                                lead_time_preparation<P, T, C>,
+                                sized_preparation<P>,
+                                reservation_preparation<P, T, C>,
+                                transfer_reporting_preparation<P, T, C>,
+                                transactional_preparation<P>,
+                                history_taking_preparation<P>};
+  static_assert(std::uint32_t{1} << (provided.size() - 1) ==
+                    static_cast<std::uint32_t>(preparation_feature::take_finished),
+                "a new preparation_feature needs its entry here");
+  const auto bit = static_cast<std::uint32_t>(f);
+  for (std::size_t i = 0; i < provided.size(); ++i)
+    if (bit == (std::uint32_t{1} << i)) return provided[i];
   return false;
 }
 
