@@ -476,12 +476,11 @@ class image_staging {
   /// it throws insufficient_capacity and nothing changes.
   void prepare(const terms_type& t, std::span<const std::size_t> nodes, interval<time_type> booked,
                time_type now) {
-    using leasehold::detail::describe;
     check_terms(t);
     for (std::size_t node : nodes) check_node("prepare", node);
     if (holds_.contains(t.id))
-      throw invalid_request(
-          describe("image_staging prepare: lease ", t.id, " is already prepared"));
+      throw invalid_request(leasehold::detail::describe("image_staging prepare: lease ", t.id,
+                                                        " is already prepared"));
     sync(now);
     hold h;
     h.start = booked.begin;
@@ -491,154 +490,23 @@ class image_staging {
       return;
     }
     const std::string key = key_for(t);
-    const std::int64_t size = t.image->size_mb;
-    const bool deadline_driven = t.kind != lease::lease_kind::best_effort;
     // Copies this lease left behind when it was unbooked, on nodes it no longer uses.
     if (!config_.reuse) drop_orphans(key, nodes);
-    const bool is_protected = deadline_driven || !t.preemptible;
-
-    std::vector<std::size_t> reuse;
-    std::vector<std::size_t> need;
-    for (std::size_t node : nodes) {
-      const auto* e = caches_[node].find(key);
-      if (e != nullptr && e->arrival <= booked.begin)
-        reuse.push_back(node);
-      else if (e != nullptr || caches_[node].can_admit(size))
-        need.push_back(node);
-      else
-        throw insufficient_capacity(describe("image_staging prepare: lease ", t.id, ": node ", node,
-                                             "'s cache cannot make room for ", t.image->id, " (",
-                                             size, " MB)"));
+    // Every step that can refuse comes before the first change that stays.
+    node_roles roles = sort_nodes(t, key, nodes, booked.begin);
+    const std::optional<std::uint64_t> joined = choose_multicast(t, key, roles, now, booked.begin);
+    transfer_plan plan = plan_transfers(t, roles.need.size(), now, booked.begin);
+    // From here on nothing throws for inputs checked above, short of allocation failure.
+    const std::vector<std::uint64_t> created = book_transfers(t, std::move(plan), roles.need);
+    const lease_receipt receipt{t.id, booked.begin,
+                                t.kind != lease::lease_kind::best_effort || !t.preemptible};
+    for (std::size_t i = 0; i < roles.need.size(); ++i) {
+      const bool multicast = config_.mechanism == transfer_mechanism::multicast;
+      receive_by_transfer(t, key, roles.need[i], transfers_.at(created[multicast ? 0 : i]), receipt,
+                          h);
     }
-
-    // Nodes without the image join a multicast already booked, if one ends in time.
-    std::vector<std::size_t> join;
-    const std::optional<std::uint64_t> joined =
-        need.empty() ? std::nullopt : joinable(t, now, booked.begin);
-    if (joined) {
-      for (std::size_t node : need)
-        if (caches_[node].find(key) == nullptr) join.push_back(node);
-      std::erase_if(need, [&](std::size_t node) { return caches_[node].find(key) == nullptr; });
-    }
-
-    // Place the new transfers on a copy of the link; commit only if all fit.
-    link_type trial = link_;
-    std::vector<job> jobs;
-    std::vector<interval<time_type>> spans;  // one per new transfer
-    if (!need.empty()) {
-      const time_type d = link_.transfer_time(size);
-      const std::size_t count =
-          config_.mechanism == transfer_mechanism::multicast ? 1 : need.size();
-      if (deadline_driven) {
-        jobs = pending_jobs(now);
-        for (std::size_t i = 0; i < count; ++i)
-          jobs.push_back({0, d, booked.begin, next_order_ + i});
-        if (!place(trial, jobs, now))
-          throw insufficient_capacity(describe("image_staging prepare: lease ", t.id, ": ", count,
-                                               " transfer(s) of ", t.image->id, " (", d,
-                                               " s each) cannot all end by their deadlines"));
-        for (const job& j : jobs)
-          if (j.transfer == 0) spans.push_back(j.placed);
-      } else {
-        for (std::size_t i = 0; i < count; ++i) {
-          const auto slot = trial.earliest(d, now, booked.begin);
-          if (!slot)
-            throw insufficient_capacity(describe("image_staging prepare: lease ", t.id,
-                                                 ": no slot for a transfer of ", t.image->id,
-                                                 " ending by ", booked.begin));
-          trial.book(*slot);
-          spans.push_back(*slot);
-        }
-      }
-    }
-
-    // Commit (nothing below throws for inputs checked above, short of allocation failure).
-    if (!spans.empty() || !jobs.empty()) journal_.assign(link_, std::move(trial));
-    ++version_;
-    for (const job& j : jobs)
-      if (j.transfer != 0) move_transfer(j.transfer, j.placed);
-    std::vector<std::uint64_t> created;
-    if (!spans.empty()) {
-      journal_.save(next_transfer_id_);
-      journal_.save(next_order_);
-    }
-    for (std::size_t i = 0; i < spans.size(); ++i) {
-      transfer_type tr;
-      tr.id = next_transfer_id_++;
-      tr.image = t.image->id;
-      tr.size_mb = size;
-      tr.span = spans[i];
-      tr.deadline_driven = deadline_driven;
-      if (config_.mechanism == transfer_mechanism::multicast)
-        tr.nodes = need;
-      else
-        tr.nodes = {need[i]};
-      created.push_back(tr.id);
-      journal_.save_entry(transfers_, tr.id);
-      transfers_.emplace(tr.id, std::move(tr));
-    }
-    next_order_ += spans.size();
-    // The node now waits for the image from transfer tr, which serves this lease there.
-    const auto awaits = [&](std::size_t node, transfer_type& tr) {
-      journal_.save_entry(incoming_, {node, key});
-      incoming_[{node, key}] = tr.id;
-      touch_cache(node);
-      caches_[node].acquire(key);
-      journal_.save_entry(transfers_, tr.id);
-      tr.users[{t.id, node}] = {booked.begin, is_protected};
-      h.refs.push_back(node);
-    };
-    for (std::size_t i = 0; i < need.size(); ++i) {
-      const std::size_t node = need[i];
-      transfer_type& tr =
-          transfers_.at(created[config_.mechanism == transfer_mechanism::multicast ? 0 : i]);
-      touch_cache(node);
-      if (caches_[node].find(key) != nullptr) {
-        // Arriving too late through another transfer: this one delivers it sooner.
-        auto moved = detach(node, key);
-        journal_.save_entry(transfers_, tr.id);
-        tr.users.merge(std::move(moved));
-        caches_[node].set_arrival(key, tr.span.end);
-      } else {
-        for (const auto& victim : caches_[node].insert(key, t.image->id, size, tr.span.end))
-          evicted(node, victim);
-      }
-      awaits(node, tr);
-      ++h.misses;
-    }
-    for (std::size_t node : join) {
-      const time_type arrival = transfers_.at(*joined).span.end;
-      touch_cache(node);
-      for (const auto& victim : caches_[node].insert(key, t.image->id, size, arrival))
-        evicted(node, victim);
-      transfer_type& tr = transfers_.at(*joined);
-      journal_.save_entry(transfers_, tr.id);
-      if (const auto at = std::ranges::lower_bound(tr.nodes, node);
-          at == tr.nodes.end() || *at != node)
-        tr.nodes.insert(at, node);
-      awaits(node, tr);
-      ++h.piggybacks;
-    }
-    for (std::size_t node : reuse) {
-      const auto& e = *caches_[node].find(key);
-      if (e.arrival <= now) {
-        ++h.hits;
-      } else if (const auto in = incoming_.find({node, key}); in != incoming_.end()) {
-        transfer_type& tr = transfers_.at(in->second);
-        // Adopting its own transfer (under way when the lease was unscheduled, or one multicast
-        // to several of its nodes) is a miss; riding along with another lease's a piggyback.
-        const bool others =
-            std::ranges::any_of(tr.users, [&t](const auto& kv) { return kv.first.first != t.id; });
-        ++(others ? h.piggybacks : h.misses);
-        journal_.save_entry(transfers_, tr.id);
-        tr.users[{t.id, node}] = {booked.begin, is_protected};
-      } else {
-        ++h.piggybacks;
-      }
-      touch_cache(node);
-      caches_[node].acquire(key);
-      h.refs.push_back(node);
-    }
+    for (std::size_t node : roles.join) receive_by_multicast(t, key, node, *joined, receipt, h);
+    for (std::size_t node : roles.reuse) hold_cached(t, key, node, receipt, now, h);
     h.key = key;
     journal_.save_entry(holds_, t.id);
     holds_.emplace(t.id, std::move(h));
@@ -768,6 +636,198 @@ class image_staging {
     std::ranges::sort(n.leases);
     n.leases.erase(std::unique(n.leases.begin(), n.leases.end()), n.leases.end());
     return n;
+  }
+
+  // prepare() in its steps. What each node of a lease needs: the image is there in time
+  // (reuse), it must come by a new transfer (need), or by a multicast already booked (join).
+  struct node_roles {
+    std::vector<std::size_t> reuse;
+    std::vector<std::size_t> need;
+    std::vector<std::size_t> join;
+  };
+  // The new transfers, placed on a copy of the link (made only when there are some): committed
+  // only if all of them fit.
+  struct transfer_plan {
+    std::optional<link_type> link;
+    std::vector<job> jobs;                   // deadline-driven: every pending job, replaced
+    std::vector<interval<time_type>> spans;  // one per new transfer
+  };
+  // Who a node's copy of the image serves, and from when.
+  struct lease_receipt {
+    std::uint64_t lease = 0;
+    time_type start{};
+    bool is_protected = false;  // its transfer may not be withdrawn for another lease
+  };
+
+  // Refuses the lease when a node's cache cannot make room for the image.
+  [[nodiscard]] node_roles sort_nodes(const terms_type& t, const std::string& key,
+                                      std::span<const std::size_t> nodes, time_type start) const {
+    node_roles roles;
+    for (std::size_t node : nodes) {
+      const auto* e = caches_[node].find(key);
+      if (e != nullptr && e->arrival <= start)
+        roles.reuse.push_back(node);
+      else if (e != nullptr || caches_[node].can_admit(t.image->size_mb))
+        roles.need.push_back(node);
+      else
+        throw insufficient_capacity(leasehold::detail::describe(
+            "image_staging prepare: lease ", t.id, ": node ", node,
+            "'s cache cannot make room for ", t.image->id, " (", t.image->size_mb, " MB)"));
+    }
+    return roles;
+  }
+
+  // Nodes without the image join a multicast already booked, if one ends in time: they move
+  // from `need` to `join`, and the multicast's id is returned.
+  [[nodiscard]] std::optional<std::uint64_t> choose_multicast(const terms_type& t,
+                                                              const std::string& key,
+                                                              node_roles& roles, time_type now,
+                                                              time_type start) const {
+    if (roles.need.empty()) return std::nullopt;
+    const std::optional<std::uint64_t> joined = joinable(t, now, start);
+    if (!joined) return joined;
+    const auto lacks_image = [&](std::size_t node) { return caches_[node].find(key) == nullptr; };
+    for (std::size_t node : roles.need)
+      if (lacks_image(node)) roles.join.push_back(node);
+    std::erase_if(roles.need, lacks_image);
+    return joined;
+  }
+
+  // Deadline-driven leases (advance reservations, immediate leases) place their transfers with
+  // every pending deadline-driven one, by EDF as late as possible; best-effort leases take the
+  // earliest slots ending by the start. Throws insufficient_capacity when they do not fit.
+  [[nodiscard]] transfer_plan plan_transfers(const terms_type& t, std::size_t needing,
+                                             time_type now, time_type start) const {
+    using leasehold::detail::describe;
+    transfer_plan plan;
+    if (needing == 0) return plan;
+    plan.link.emplace(link_);
+    const time_type d = link_.transfer_time(t.image->size_mb);
+    const std::size_t count = config_.mechanism == transfer_mechanism::multicast ? 1 : needing;
+    if (t.kind != lease::lease_kind::best_effort) {
+      plan.jobs = pending_jobs(now);
+      for (std::size_t i = 0; i < count; ++i) plan.jobs.push_back({0, d, start, next_order_ + i});
+      if (!place(*plan.link, plan.jobs, now))
+        throw insufficient_capacity(describe("image_staging prepare: lease ", t.id, ": ", count,
+                                             " transfer(s) of ", t.image->id, " (", d,
+                                             " s each) cannot all end by their deadlines"));
+      for (const job& j : plan.jobs)
+        if (j.transfer == 0) plan.spans.push_back(j.placed);
+    } else {
+      for (std::size_t i = 0; i < count; ++i) {
+        const auto slot = plan.link->earliest(d, now, start);
+        if (!slot)
+          throw insufficient_capacity(describe("image_staging prepare: lease ", t.id,
+                                               ": no slot for a transfer of ", t.image->id,
+                                               " ending by ", start));
+        plan.link->book(*slot);
+        plan.spans.push_back(*slot);
+      }
+    }
+    return plan;
+  }
+
+  // Commits the plan: the link, the pending transfers it moved, and one new transfer per span
+  // (to all of `need` when multicast, to one node each when unicast). Returns the new ids.
+  std::vector<std::uint64_t> book_transfers(const terms_type& t, transfer_plan plan,
+                                            const std::vector<std::size_t>& need) {
+    if (!plan.spans.empty() || !plan.jobs.empty()) journal_.assign(link_, std::move(*plan.link));
+    ++version_;
+    for (const job& j : plan.jobs)
+      if (j.transfer != 0) move_transfer(j.transfer, j.placed);
+    std::vector<std::uint64_t> created;
+    if (!plan.spans.empty()) {
+      journal_.save(next_transfer_id_);
+      journal_.save(next_order_);
+    }
+    for (std::size_t i = 0; i < plan.spans.size(); ++i) {
+      transfer_type tr;
+      tr.id = next_transfer_id_++;
+      tr.image = t.image->id;
+      tr.size_mb = t.image->size_mb;
+      tr.span = plan.spans[i];
+      tr.deadline_driven = t.kind != lease::lease_kind::best_effort;
+      if (config_.mechanism == transfer_mechanism::multicast)
+        tr.nodes = need;
+      else
+        tr.nodes = {need[i]};
+      created.push_back(tr.id);
+      journal_.save_entry(transfers_, tr.id);
+      transfers_.emplace(tr.id, std::move(tr));
+    }
+    next_order_ += plan.spans.size();
+    return created;
+  }
+
+  // The node now waits for the image from transfer tr, which serves the lease there.
+  void await_transfer(const std::string& key, std::size_t node, transfer_type& tr,
+                      const lease_receipt& r, hold& h) {
+    journal_.save_entry(incoming_, {node, key});
+    incoming_[{node, key}] = tr.id;
+    touch_cache(node);
+    caches_[node].acquire(key);
+    journal_.save_entry(transfers_, tr.id);
+    tr.users[{r.lease, node}] = {r.start, r.is_protected};
+    h.refs.push_back(node);
+  }
+
+  // A node served by one of the lease's new transfers.
+  void receive_by_transfer(const terms_type& t, const std::string& key, std::size_t node,
+                           transfer_type& tr, const lease_receipt& r, hold& h) {
+    touch_cache(node);
+    if (caches_[node].find(key) != nullptr) {
+      // Arriving too late through another transfer: this one delivers it sooner.
+      auto moved = detach(node, key);
+      journal_.save_entry(transfers_, tr.id);
+      tr.users.merge(std::move(moved));
+      caches_[node].set_arrival(key, tr.span.end);
+    } else {
+      for (const auto& victim :
+           caches_[node].insert(key, t.image->id, t.image->size_mb, tr.span.end))
+        evicted(node, victim);
+    }
+    await_transfer(key, node, tr, r, h);
+    ++h.misses;
+  }
+
+  // A node that joins the multicast `joined`, booked for another lease.
+  void receive_by_multicast(const terms_type& t, const std::string& key, std::size_t node,
+                            std::uint64_t joined, const lease_receipt& r, hold& h) {
+    const time_type arrival = transfers_.at(joined).span.end;
+    touch_cache(node);
+    for (const auto& victim : caches_[node].insert(key, t.image->id, t.image->size_mb, arrival))
+      evicted(node, victim);
+    transfer_type& tr = transfers_.at(joined);
+    journal_.save_entry(transfers_, tr.id);
+    if (const auto at = std::ranges::lower_bound(tr.nodes, node);
+        at == tr.nodes.end() || *at != node)
+      tr.nodes.insert(at, node);
+    await_transfer(key, node, tr, r, h);
+    ++h.piggybacks;
+  }
+
+  // A node whose cache has the image, or will have it in time: a hit once it has arrived,
+  // else the lease rides on the transfer bringing it.
+  void hold_cached(const terms_type& t, const std::string& key, std::size_t node,
+                   const lease_receipt& r, time_type now, hold& h) {
+    const auto& e = *caches_[node].find(key);
+    if (e.arrival <= now) {
+      ++h.hits;
+    } else if (const auto in = incoming_.find({node, key}); in != incoming_.end()) {
+      transfer_type& tr = transfers_.at(in->second);
+      // Adopting its own transfer (under way when the lease was unscheduled, or one multicast
+      // to several of its nodes) is a miss; riding along with another lease's a piggyback.
+      const bool others =
+          std::ranges::any_of(tr.users, [&t](const auto& kv) { return kv.first.first != t.id; });
+      ++(others ? h.piggybacks : h.misses);
+      journal_.save_entry(transfers_, tr.id);
+      tr.users[{t.id, node}] = {r.start, r.is_protected};
+    } else {
+      ++h.piggybacks;
+    }
+    touch_cache(node);
+    caches_[node].acquire(key);
+    h.refs.push_back(node);
   }
 
   void check_node(const char* operation, std::size_t node) const {
