@@ -1,6 +1,6 @@
 // SWF reading speed (records per second): the shared SDSC traces decompressed once in
-// setup (in-process, io::read_text_file) when present, and an in-memory synthetic log (the batch
-// model, 100,000 jobs) always. Also the generators.
+// setup (in-process, workload::read_text_file) when present, and an in-memory synthetic log (the
+// batch model, 100,000 jobs) always. Also the generators.
 
 #include <benchmark/benchmark.h>
 
@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
-#include <leasehold/io/input_file.hpp>
 #include <leasehold/sim/workload/ar_generator.hpp>
 #include <leasehold/sim/workload/batch_model.hpp>
+#include <leasehold/sim/workload/input_file.hpp>
 #include <leasehold/sim/workload/swf.hpp>
 #include <leasehold/sim/workload/swf_leases.hpp>
 
@@ -19,7 +19,7 @@ namespace {
 std::string gunzip(const std::string& relative) {
   const auto path = std::filesystem::path(LEASEHOLD_SHARED_DIR) / relative;
   if (!std::filesystem::exists(path)) return {};
-  return leasehold::io::read_text_file(path);
+  return leasehold::workload::read_text_file(path);
 }
 
 void read_swf(benchmark::State& state, const std::string& text) {

@@ -50,11 +50,11 @@
 #include <leasehold/availability/free_list.hpp>
 #include <leasehold/io/job_outcomes.hpp>
 #include <leasehold/io/svg_plot.hpp>
-#include <leasehold/io/swf_file.hpp>
 #include <leasehold/policy/adaptive/scheduler.hpp>
 #include <leasehold/sim/workload/adaptive_terms.hpp>
 #include <leasehold/sim/workload/random.hpp>
 #include <leasehold/sim/workload/swf.hpp>
+#include <leasehold/sim/workload/swf_file.hpp>
 #include <leasehold/version.hpp>
 
 #include "cli.hpp"
@@ -131,7 +131,7 @@ void decorate(std::vector<job>& jobs, std::uint64_t seed) {
 // gzip-compressed SWF, read in-process; malformed lines are skipped and described in `skipped`.
 std::vector<std::vector<job>> trace_slices(const std::string& path, std::string& skipped) {
   std::vector<std::vector<job>> slices;
-  const auto trace = leasehold::io::read_swf_file(path, leasehold::swf::on_error::skip);
+  const auto trace = leasehold::workload::read_swf_file(path, leasehold::swf::on_error::skip);
   const auto& log = trace.log;
   skipped = trace.skipped_summary();
   if (log.records.empty()) throw std::runtime_error(path + " holds no SWF records");

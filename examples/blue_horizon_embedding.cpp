@@ -9,7 +9,7 @@
 //   ../shared/traces/SDSC-BLUE-2000-4.2-cln.swf.gz)
 //
 // Figures in docs/performance.md. Reads the log, plain or gzip-compressed, in-process
-// (io/swf_file.hpp). A missing, truncated or corrupt log is an error naming it (exit 1);
+// (sim/workload/swf_file.hpp). A missing, truncated or corrupt log is an error naming it (exit 1);
 // malformed lines are skipped and reported; a command-line error exits 2.
 
 #include <sys/resource.h>
@@ -27,11 +27,11 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
-#include <leasehold/io/swf_file.hpp>
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 #include <leasehold/sim/lease_simulation.hpp>
 #include <leasehold/sim/metrics.hpp>
 #include <leasehold/sim/workload/swf.hpp>
+#include <leasehold/sim/workload/swf_file.hpp>
 #include <leasehold/sim/workload/swf_leases.hpp>
 
 #include "cli.hpp"
@@ -73,13 +73,13 @@ int main(int argc, char** argv) {
   if (!examples::check_input(file)) return 1;
   std::vector<lease::lease_terms<T>> leases;
   try {
-    const auto trace = lh::io::read_swf_file(file, lh::swf::on_error::skip);
+    const auto trace = lh::workload::read_swf_file(file, lh::swf::on_error::skip);
     if (trace.skipped() > 0) std::cerr << "note: " << trace.skipped_summary() << '\n';
     lh::workload::swf_conversion options;
     options.procs_per_node = 8;  // Blue Horizon: 144 nodes of 8 processors
     options.max_nodes = 144;
     leases = lh::workload::to_best_effort<T>(trace.log.records, options);
-  } catch (const lh::io::file_error& e) {
+  } catch (const lh::file_error& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 1;
   }

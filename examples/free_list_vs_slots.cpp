@@ -56,11 +56,11 @@
 #include <vector>
 
 #include <leasehold/io/svg_plot.hpp>
-#include <leasehold/io/swf_file.hpp>
 #include <leasehold/leasehold.hpp>
 #include <leasehold/sim/workload/batch_model.hpp>
 #include <leasehold/sim/workload/random.hpp>
 #include <leasehold/sim/workload/swf.hpp>
+#include <leasehold/sim/workload/swf_file.hpp>
 
 #include "cli.hpp"
 #include "sweep.hpp"
@@ -126,7 +126,8 @@ std::vector<job_shape> load_shapes(const options& opts, std::string& source) {
   if (!opts.synthetic) {
     if (!examples::check_input(opts.trace))
       throw std::runtime_error("no trace (pass --trace FILE.swf[.gz], or --synthetic)");
-    const auto trace = leasehold::io::read_swf_file(opts.trace, leasehold::swf::on_error::skip);
+    const auto trace =
+        leasehold::workload::read_swf_file(opts.trace, leasehold::swf::on_error::skip);
     if (trace.skipped() > 0) std::cerr << "note: " << trace.skipped_summary() << '\n';
     auto shapes = shapes_of(trace.log);
     if (shapes.empty())

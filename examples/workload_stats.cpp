@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <string>
 
-#include <leasehold/io/swf_file.hpp>
 #include <leasehold/sim/workload/batch_model.hpp>
 #include <leasehold/sim/workload/swf.hpp>
+#include <leasehold/sim/workload/swf_file.hpp>
 
 #include "cli.hpp"
 
@@ -59,13 +59,13 @@ int main(int argc, char** argv) {
     }
     try {
       // Strict: a summary of a log with lines left out would be a summary of another log.
-      const auto log = leasehold::io::read_swf_file(trace);
+      const auto log = leasehold::workload::read_swf_file(trace);
       if (log.log.records.empty()) {
         std::cerr << "error: " << trace << " holds no jobs (an empty log has no statistics)\n";
         return 1;
       }
       print_summary(std::filesystem::path(trace).filename().string().c_str(), log.log);
-    } catch (const leasehold::io::file_error& e) {
+    } catch (const leasehold::file_error& e) {
       std::cerr << "error: " << e.what() << '\n';
       return 1;
     }

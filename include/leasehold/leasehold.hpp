@@ -8,6 +8,7 @@
 #include "leasehold/core/capacity.hpp"
 #include "leasehold/core/dynamic_resources.hpp"
 #include "leasehold/core/error.hpp"
+#include "leasehold/core/file_error.hpp"
 #include "leasehold/core/free_block.hpp"
 #include "leasehold/core/request.hpp"
 #include "leasehold/core/resource_names.hpp"

@@ -7,17 +7,17 @@
 #include <fstream>
 #include <iostream>
 
-#include <leasehold/io/swf_file.hpp>
+#include <leasehold/sim/workload/swf_file.hpp>
 
 int main() {
   const auto path = std::filesystem::temp_directory_path() / "leasehold_swf_consumer.swf";
   std::ofstream(path) << "; MaxProcs: 8\n1 0 0 60 4 -1 -1 4 120 -1 1 1 1 1 1 -1 -1 -1\n";
-  const auto trace = leasehold::io::read_swf_file(path);
+  const auto trace = leasehold::workload::read_swf_file(path);
   std::filesystem::remove(path);
   bool named = false;
   try {
-    (void)leasehold::io::read_swf_file(path);
-  } catch (const leasehold::io::file_error& e) {
+    (void)leasehold::workload::read_swf_file(path);
+  } catch (const leasehold::file_error& e) {
     named = e.path() == path;
   }
   std::cout << trace.log.records.size() << " record(s); missing file named: " << named << '\n';

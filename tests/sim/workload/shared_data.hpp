@@ -2,13 +2,13 @@
 
 // Access to the real traces in ../shared for the workload tests. The data is optional:
 // a user's checkout has none, so every caller skips with LEASEHOLD_SKIP_TEST when a file is
-// missing. The .gz traces are decompressed in-process by io::read_text_file.
+// missing. The .gz traces are decompressed in-process by workload::read_text_file.
 
 #include <filesystem>
 #include <optional>
 #include <string>
 
-#include <leasehold/io/input_file.hpp>
+#include <leasehold/sim/workload/input_file.hpp>
 
 #ifndef LEASEHOLD_SHARED_DIR
 #define LEASEHOLD_SHARED_DIR ""
@@ -27,10 +27,10 @@ inline std::filesystem::path shared_path(const std::string& relative) {
 }
 
 // The whole decompressed content of a gzip file, or nullopt when the file is missing. A file
-// that is there but corrupt is an error (io::file_error), not a skip.
+// that is there but corrupt is an error (file_error), not a skip.
 inline std::optional<std::string> gunzip(const std::filesystem::path& file) {
   if (!std::filesystem::exists(file)) return std::nullopt;
-  return io::read_text_file(file);
+  return workload::read_text_file(file);
 }
 
 }  // namespace leasehold::test

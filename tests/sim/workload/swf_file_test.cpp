@@ -1,4 +1,4 @@
-// io::read_swf_file: SWF logs read from plain and gzip files; a malformed line is an error
+// workload::read_swf_file: SWF logs read from plain and gzip files; a malformed line is an error
 // naming the path and the line under on_error::stop; under on_error::skip the dropped lines
 // are counted and the first few kept with their line numbers and reasons.
 
@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include <leasehold/io/swf_file.hpp>
+#include <leasehold/sim/workload/swf_file.hpp>
 
 #include "io/temp_files.hpp"
 
@@ -36,8 +36,8 @@ const std::string garbled_log =
 
 TEST_CASE("swf_file: a plain .swf and a .swf.gz give the same log") {
   const test::scratch_directory dir;
-  const auto plain = io::read_swf_file(dir.write("log.swf", good_log));
-  const auto packed = io::read_swf_file(dir.write("log.swf.gz", test::gzip(good_log)));
+  const auto plain = workload::read_swf_file(dir.write("log.swf", good_log));
+  const auto packed = workload::read_swf_file(dir.write("log.swf.gz", test::gzip(good_log)));
   REQUIRE(plain.log.records.size() == 2);
   CHECK(plain.log.records[1].job == 2);
   CHECK(plain.log.records[1].requested_time == 60);
@@ -55,9 +55,9 @@ TEST_CASE("swf_file: a garbled line is an error naming the path and the line") {
     const std::string bytes = name.ends_with(".gz") ? test::gzip(garbled_log) : garbled_log;
     const auto file = dir.write(name, bytes);
     try {
-      (void)io::read_swf_file(file);
+      (void)workload::read_swf_file(file);
       FAIL("no error for " << file);
-    } catch (const io::file_error& e) {
+    } catch (const file_error& e) {
       CHECK(e.path() == file);
       CHECK(e.line() == 4);
       CHECK(std::string(e.what()) ==
@@ -70,7 +70,7 @@ TEST_CASE("swf_file: lenient mode counts and reports the lines it skips") {
   const test::scratch_directory dir;
   const auto file = dir.write("garbled.swf.gz", test::gzip(garbled_log));
   std::size_t seen = 0;
-  const auto result = io::read_swf_file(
+  const auto result = workload::read_swf_file(
       file, swf::read_options{.policy = swf::on_error::skip,
                               .on_skipped = [&seen](const swf::parse_error&) { ++seen; }});
   CHECK(result.log.records.size() == 3);  // jobs 1, 2 and 4
@@ -90,22 +90,22 @@ TEST_CASE("swf_file: at most max_examples skipped lines are kept, all are counte
   const test::scratch_directory dir;
   std::string text = good_log;
   for (int i = 0; i < 8; ++i) text += "garbage\n";
-  const auto result = io::read_swf_file(dir.write("many.swf", text), swf::on_error::skip);
+  const auto result = workload::read_swf_file(dir.write("many.swf", text), swf::on_error::skip);
   CHECK(result.skipped() == 8);
-  CHECK(result.examples.size() == io::swf_file::max_examples);
-  CHECK(result.examples.back().line == 4 + io::swf_file::max_examples);
+  CHECK(result.examples.size() == workload::swf_file::max_examples);
+  CHECK(result.examples.back().line == 4 + workload::swf_file::max_examples);
 }
 
 TEST_CASE("swf_file: missing and truncated files are errors naming the path") {
   const test::scratch_directory dir;
   const auto missing = dir.path() / "absent.swf.gz";
-  CHECK_THROWS_WITH_AS((void)io::read_swf_file(missing),
-                       (missing.string() + ": no such file").c_str(), io::file_error);
+  CHECK_THROWS_WITH_AS((void)workload::read_swf_file(missing),
+                       (missing.string() + ": no such file").c_str(), file_error);
   const std::string packed = test::gzip(good_log);
   const auto cut = dir.write("cut.swf.gz", packed.substr(0, packed.size() - 4));
-  CHECK_THROWS_WITH_AS((void)io::read_swf_file(cut, swf::on_error::skip),
+  CHECK_THROWS_WITH_AS((void)workload::read_swf_file(cut, swf::on_error::skip),
                        (cut.string() + ": truncated gzip file (the trailer is missing)").c_str(),
-                       io::file_error);
+                       file_error);
 }
 
 }  // namespace swf_file_test

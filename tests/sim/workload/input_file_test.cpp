@@ -1,4 +1,4 @@
-// io::read_text_file: plain and gzip-compressed files read in-process and told apart by their
+// workload::read_text_file: plain and gzip-compressed files read in-process and told apart by their
 // content; a missing file, a directory, a truncated or corrupt gzip file is a file_error that
 // names the path.
 
@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include <leasehold/io/input_file.hpp>
+#include <leasehold/sim/workload/input_file.hpp>
 
 #include "io/temp_files.hpp"
 
@@ -26,8 +26,8 @@ std::string sample_text() {
 // The error's message, and checks that it is a file_error on `path` (line 0).
 std::string error_of(const std::filesystem::path& path) {
   try {
-    (void)io::read_text_file(path);
-  } catch (const io::file_error& e) {
+    (void)workload::read_text_file(path);
+  } catch (const file_error& e) {
     CHECK(e.path() == path);
     CHECK(e.line() == 0);
     return e.what();
@@ -42,17 +42,18 @@ TEST_CASE("input_file: plain and gzip files read the same, whatever their name")
   const test::scratch_directory dir;
   const std::string text = sample_text();
   const std::string packed = test::gzip(text);
-  CHECK(io::is_gzip(packed));
-  CHECK_FALSE(io::is_gzip(text));
-  CHECK(io::read_text_file(dir.write("log.swf", text)) == text);
-  CHECK(io::read_text_file(dir.write("log.swf.gz", packed)) == text);
+  CHECK(workload::is_gzip(packed));
+  CHECK_FALSE(workload::is_gzip(text));
+  CHECK(workload::read_text_file(dir.write("log.swf", text)) == text);
+  CHECK(workload::read_text_file(dir.write("log.swf.gz", packed)) == text);
   // The name does not decide: compressed data without the suffix is still decompressed, and a
   // plain file named .gz is read as it is.
-  CHECK(io::read_text_file(dir.write("compressed.swf", packed)) == text);
-  CHECK(io::read_text_file(dir.write("plain.swf.gz", text)) == text);
+  CHECK(workload::read_text_file(dir.write("compressed.swf", packed)) == text);
+  CHECK(workload::read_text_file(dir.write("plain.swf.gz", text)) == text);
   // RFC 1952 allows several members in one file; they are concatenated, as gzip -dc does.
-  CHECK(io::read_text_file(dir.write("two.gz", packed + test::gzip("tail\n"))) == text + "tail\n");
-  CHECK(io::read_text_file(dir.write("empty.swf", "")).empty());
+  CHECK(workload::read_text_file(dir.write("two.gz", packed + test::gzip("tail\n"))) ==
+        text + "tail\n");
+  CHECK(workload::read_text_file(dir.write("empty.swf", "")).empty());
 }
 
 TEST_CASE("input_file: a missing file or a directory is an error naming the path") {
