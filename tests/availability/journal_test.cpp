@@ -160,6 +160,27 @@ TEST_CASE("journal: rollback_to undoes back to its mark, nested, and the transac
   CHECK_THROWS_AS((void)j.mark(), invariant_violation);  // nothing is recorded outside
 }
 
+TEST_CASE("journal: emplace is undone by erasing what it added, equal keys included") {
+  journal j;
+  std::multimap<int, std::string> queue{{5, "a"}};
+  std::set<int> ids{1};
+  j.begin();
+  const auto second = j.emplace(queue, 5, "b");  // after "a": equal keys keep their order
+  CHECK(second->second == "b");
+  (void)j.emplace(queue, 3, "c");
+  const auto [where, added] = j.emplace(ids, 1);  // present: nothing added, nothing recorded
+  CHECK(!added);
+  CHECK(*where == 1);
+  (void)j.emplace(ids, 2);
+  CHECK(j.size() == 3);
+  CHECK(queue.size() == 3);
+  j.rollback();
+  CHECK(queue == std::multimap<int, std::string>{{5, "a"}});
+  CHECK(ids == std::set<int>{1});
+  (void)j.emplace(ids, 4);  // no transaction: made, not recorded
+  CHECK(ids == std::set<int>{1, 4});
+}
+
 template <class A>
 std::vector<free_block<T, T>> blocks_of(const A& profile) {
   std::vector<free_block<T, T>> blocks;

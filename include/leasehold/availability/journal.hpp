@@ -12,7 +12,8 @@
 ///   2. the change is made (it must have the strong guarantee on its own);
 ///   3. the record is appended (cannot throw: the room is there).
 /// A record keeps what it needs to undo its change without the heap: the old value moved out
-/// (assign), a copy taken before the change (save, save_entry), a container node extracted
+/// (assign), a copy taken before the change (save, save_entry), where an element was added
+/// (emplace), a container node extracted
 /// whole (erase), or the inverse booking on a nothrow_rollback_availability, which each
 /// such backend makes without throwing once every later change is undone. A backend without
 /// that property (capacity_tree) cannot be undone in place: its first booking after begin() or
@@ -179,6 +180,26 @@ class journal {
     if (const auto it = map.find(key); it != map.end()) (void)erase(map, it);
   }
 
+  /// Emplaces into a container whose iterators stay valid until their element is erased
+  /// (std::map, set, multimap, multiset, list); rollback erases the new element again. Returns
+  /// what the container's emplace returns. For an unordered container, whose iterators a
+  /// rehash invalidates, use save_entry before the change instead.
+  template <class Container, class... Args>
+  auto emplace(Container& c, Args&&... args) {
+    if (!active_) return c.emplace(std::forward<Args>(args)...);
+    auto record = make_record(undo_emplace<Container>{&c, std::nullopt});
+    auto result = c.emplace(std::forward<Args>(args)...);
+    auto& undo = static_cast<record_of<undo_emplace<Container>>&>(*record).undo_;
+    if constexpr (requires { result.second; }) {
+      if (!result.second) return result;  // nothing was added: nothing to undo
+      undo.added = result.first;
+    } else {
+      undo.added = result;
+    }
+    records_.push_back(std::move(record));
+    return result;
+  }
+
   /// Appends to a vector; rollback removes it again (keeping the capacity).
   template <class Vector, class U>
   void push_back(Vector& v, U&& value) {
@@ -253,6 +274,12 @@ class journal {
     void operator()() noexcept {
       if (!node.empty()) map->insert(std::move(node));
     }
+  };
+  template <class Container>
+  struct undo_emplace {
+    Container* c;
+    std::optional<typename Container::iterator> added;
+    void operator()() noexcept { c->erase(*added); }
   };
   template <class Vector>
   struct undo_push {
