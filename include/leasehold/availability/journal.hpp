@@ -13,9 +13,8 @@
 ///   3. the record is appended (cannot throw: the room is there).
 /// A record keeps what it needs to undo its change without the heap: the old value moved out
 /// (assign), a copy taken before the change (save, save_entry), where an element was added
-/// (emplace), a container node extracted
-/// whole (erase), or the inverse booking on a nothrow_rollback_availability, which each
-/// such backend makes without throwing once every later change is undone. A backend without
+/// (emplace), a container node extracted whole (erase), or the inverse booking on a
+/// nothrow_rollback_availability, which each such backend makes without throwing once every later change is undone. A backend without
 /// that property (capacity_tree) cannot be undone in place: its first booking after begin() or
 /// after the latest mark() saves a copy of the profile, put back whole on rollback. The profile
 /// forgets its past (advance_to), so the copy costs what it holds now, not its history.
