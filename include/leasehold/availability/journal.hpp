@@ -14,10 +14,11 @@
 /// A record keeps what it needs to undo its change without the heap: the old value moved out
 /// (assign), a copy taken before the change (save, save_entry), where an element was added
 /// (emplace), a container node extracted whole (erase), or the inverse booking on a
-/// nothrow_rollback_availability, which each such backend makes without throwing once every later change is undone. A backend without
-/// that property (capacity_tree) cannot be undone in place: its first booking after begin() or
-/// after the latest mark() saves a copy of the profile, put back whole on rollback. The profile
-/// forgets its past (advance_to), so the copy costs what it holds now, not its history.
+/// nothrow_rollback_availability, which each such backend makes without throwing once every
+/// later change is undone. A backend without that property (capacity_tree) cannot be undone in
+/// place: its first booking after begin() or after the latest mark() saves a copy of the
+/// profile, put back whole on rollback. The profile forgets its past (advance_to), so the copy
+/// costs what it holds now, not its history.
 ///
 /// Savepoints: mark() names the present point of the open transaction and rollback_to(mark)
 /// undoes the changes made since, leaving the transaction open: a call that tries something and
