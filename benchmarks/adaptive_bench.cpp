@@ -3,6 +3,10 @@
 // the naive reference as the baseline. Each iteration submits one seeded stream of Table 1-like
 // requests (R_max up to 128, moldable from 80 %, a fifth preemptive with Sp = (10, 10 %, true))
 // to a fresh 128-resource cluster.
+//
+// The long-run rows (bm_submit_after_finished) time one submit after N and after 10 N requests
+// that have come and gone: a service that takes the finished requests (take_finished) must cost
+// the same per call and hold the same requests either way (counters `held`, `waiting`).
 
 #include <benchmark/benchmark.h>
 
@@ -66,11 +70,84 @@ void bm_mdf(benchmark::State& state) {
 using free_list_t = leasehold::free_list<std::int64_t, std::int64_t>;
 using reference_t = leasehold::reference<std::int64_t, std::int64_t>;
 
+// An endless stream of requests like stream()'s, arriving slower (a mean gap of 30 min, about
+// what the cluster can run), so that the scheduler reaches a steady state: a short queue, and
+// requests rejected when their deadlines cannot be met.
+class request_source {
+ public:
+  adaptive::adaptive_request<> next() {
+    now_ += pick(0, 3'600);
+    adaptive::adaptive_request<> r;
+    r.id = id_++;
+    r.submit = now_;
+    r.r_max = std::int64_t{1} << pick(0, 7);
+    r.r_min = r.r_max > 10 ? (r.r_max * 80 + 99) / 100 : r.r_max;
+    const std::int64_t t_min = 60 * pick(1, 240);
+    r.f_mol = adaptive::linear_moldability<>(r.r_min, r.r_max, t_min);
+    if (t_min >= 3600 && pick(0, 4) == 0)
+      r.split = {.pieces = 10, .interval_percent = 10, .moldable = true};
+    r.deadline = now_ + 5 * t_min + (pick(0, 4) == 0 ? 0 : 86'400);
+    return r;
+  }
+
+ private:
+  std::int64_t pick(std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng_);
+  }
+  std::mt19937_64 rng_{42};
+  std::uint64_t id_ = 0;
+  std::int64_t now_ = 0;
+};
+
+// Args: {requests submitted before the timed ones, take_finished every 64 submits (1) or never
+// (0)}. The timed submits take the finished requests on the same schedule.
+void bm_submit_after_finished(benchmark::State& state, adaptive::strategy order) {
+  const auto history = static_cast<std::size_t>(state.range(0));
+  const bool take = state.range(1) != 0;
+  adaptive::scheduler<free_list_t> s(free_list_t(128), {.order = order});
+  request_source source;
+  std::size_t submitted = 0;
+  std::size_t taken = 0;
+  const auto submit_next = [&] {
+    const auto r = source.next();
+    benchmark::DoNotOptimize(s.submit(r, r.submit));
+    if (take && ++submitted % 64 == 0) taken += s.take_finished().size();
+  };
+  for (std::size_t i = 0; i < history; ++i) submit_next();
+  for (auto _ : state) submit_next();
+  state.counters["held"] = static_cast<double>(s.held());
+  state.counters["waiting"] = static_cast<double>(s.waiting());
+  state.counters["profile_blocks"] = static_cast<double>(s.profile().block_count());
+  state.counters["taken"] = static_cast<double>(taken);
+  state.SetItemsProcessed(state.iterations());
+}
+void bm_fifo_after_finished(benchmark::State& state) {
+  bm_submit_after_finished(state, adaptive::strategy::fifo);
+}
+void bm_mdf_after_finished(benchmark::State& state) {
+  bm_submit_after_finished(state, adaptive::strategy::missing_deadline_first);
+}
+
 }  // namespace
 
 BENCHMARK_TEMPLATE(bm_fifo, free_list_t)->Arg(250)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(bm_fifo, reference_t)->Arg(250)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(bm_mdf, free_list_t)->Arg(250)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(bm_mdf, reference_t)->Arg(250)->Arg(1000)->Unit(benchmark::kMillisecond);
+
+BENCHMARK(bm_fifo_after_finished)
+    ->Args({2'000, 1})
+    ->Args({20'000, 1})
+    ->Args({2'000, 0})
+    ->Args({20'000, 0})
+    ->Iterations(2'000)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(bm_mdf_after_finished)
+    ->Args({2'000, 1})
+    ->Args({20'000, 1})
+    ->Args({2'000, 0})
+    ->Args({20'000, 0})
+    ->Iterations(2'000)
+    ->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();
