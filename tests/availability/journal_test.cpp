@@ -160,6 +160,26 @@ TEST_CASE("journal: rollback_to undoes back to its mark, nested, and the transac
   CHECK_THROWS_AS((void)j.mark(), invariant_violation);  // nothing is recorded outside
 }
 
+TEST_CASE("journal: transaction commits what returns and rolls back what throws") {
+  journal j;
+  int x = 1;
+  CHECK(j.transaction([&] {
+    j.assign(x, 2);
+    return x * 10;
+  }) == 20);
+  CHECK(!j.active());
+  CHECK(x == 2);
+  CHECK_THROWS_WITH_AS(j.transaction([&] {
+    j.assign(x, 3);
+    throw std::runtime_error("refused");
+  }),
+                       "refused", std::runtime_error);
+  CHECK(!j.active());
+  CHECK(x == 2);
+  j.transaction([&] { j.assign(x, 4); });  // a body returning nothing
+  CHECK(x == 4);
+}
+
 TEST_CASE("journal: emplace is undone by erasing what it added, equal keys included") {
   journal j;
   std::multimap<int, std::string> queue{{5, "a"}};

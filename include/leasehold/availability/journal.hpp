@@ -97,6 +97,26 @@ class journal {
   }
   /// The transaction succeeded: forget how to undo it.
   void commit() noexcept { reset(); }
+  /// Runs `body()` as one transaction: opened, committed when it returns, rolled back when it
+  /// throws (the exception goes on). Returns what it returns. The usual shape of a public
+  /// mutating call that keeps the strong guarantee with this journal.
+  template <class Body>
+  decltype(auto) transaction(Body&& body) {
+    begin();
+    try {
+      if constexpr (std::is_void_v<std::invoke_result_t<Body&&>>) {
+        std::forward<Body>(body)();
+        commit();
+      } else {
+        decltype(auto) result = std::forward<Body>(body)();
+        commit();
+        return result;
+      }
+    } catch (...) {
+      rollback();
+      throw;
+    }
+  }
   /// Undoes every change of the open transaction, newest first, and closes it.
   void rollback() noexcept {
     for (std::size_t k = records_.size(); k > 0; --k) records_[k - 1]->undo();

@@ -127,7 +127,8 @@ class scheduler {
   /// duplicate id, or a time that goes back. Otherwise accepts it with a placement that
   /// completes by its deadline, or rejects it; a rejection changes no reservation.
   /// Strong guarantee: if anything throws (an allocation, the pricing function), the scheduler
-  /// is exactly as before the call (see transaction()).
+  /// is exactly as before the call: each change it makes (bookings, placements, records,
+  /// counters) goes through journal_, which undoes them in place, newest first.
   decision_type submit(const request_type& req, time_type now) {
     auto shapes = detail::shapes_of(req, profile_.total());
     check_time("submit", now);
@@ -138,7 +139,7 @@ class scheduler {
     if (seen(req.id))
       throw invalid_request(
           leasehold::detail::describe("adaptive request ", req.id, ": duplicate id"));
-    return transaction([&] { return submit_at(req, std::move(shapes), now); });
+    return journal_.transaction([&] { return submit_at(req, std::move(shapes), now); });
   }
 
   /// Moves the present to `now`: requests that have started leave the waiting queue, and the
@@ -308,23 +309,6 @@ class scheduler {
                                                         now, ": before the current time ", now_));
   }
 
-  /// Every public mutating call of this class is a transaction of journal_: each change it
-  /// makes (bookings, placements, records, counters) goes through the journal, which undoes
-  /// them in place, newest first, if anything throws. Missing-Deadline-First tries a new order
-  /// and takes it back with a savepoint when it does not fit (reschedule_with()).
-  template <class Body>
-  auto transaction(Body body) {
-    journal_.begin();
-    try {
-      auto result = body();
-      journal_.commit();
-      return result;
-    } catch (...) {
-      journal_.rollback();
-      throw;
-    }
-  }
-
   /// submit() after its checks, inside a transaction. The profile is advanced to `now` only
   /// at the end: its past cannot be restored, and the search never looks before `now`, so
   /// placing first gives the same schedule.
@@ -463,7 +447,7 @@ class scheduler {
   std::size_t rejected_ = 0;
   std::size_t reschedules_ = 0;
   metric_sums taken_;  ///< the requests take_finished() handed out
-  journal journal_;    ///< the open call's changes (see transaction())
+  journal journal_;    ///< the open call's changes, undone if it throws
 };
 
 }  // namespace leasehold::policy::adaptive

@@ -146,19 +146,14 @@ class dispatcher {
     if (jobs_.contains(job.id))
       throw invalid_request(
           detail::describe("submit job ", job.id, ": id already queued or running"));
-    journal_.begin();
-    try {
+    journal_.transaction([&] {
       const auto position = journal_.emplace(queue_, job.walltime, job.id);
       journal_.save_entry(queued_counts_, job.walltime);
       ++queued_counts_[job.walltime];
       journal_.save_entry(jobs_, job.id);  // absent: a rollback erases it
       jobs_.emplace(job.id, job_state{.walltime = job.walltime, .queued_at = position});
       journal_.assign(queued_walltime_, queued_walltime_ + static_cast<double>(job.walltime));
-      journal_.commit();
-    } catch (...) {
-      journal_.rollback();
-      throw;
-    }
+    });
   }
 
   /// The greedy rule: every free worker of every block usable at `now`, in block order then

@@ -142,7 +142,7 @@ class pilot_service {
     const std::vector<T> uncovered = uncovered_walltimes(now);
     if (uncovered.empty()) return {};
     const block_plan<T> round = planner_.plan(uncovered, dispatcher_.block_count());
-    return transaction([&] { return book_round(round, now); });
+    return journal_.transaction([&] { return book_round(round, now); });
   }
 
   /// Puts queued jobs on free workers (dispatcher::dispatch); returns what started.
@@ -155,7 +155,7 @@ class pilot_service {
   /// back to the cluster. Returns their records, with released_at set. They have ended: see
   /// take_finished(). If anything throws, nothing changes.
   std::vector<block_record<T>> release_idle(T now) {
-    return transaction([&] {
+    return journal_.transaction([&] {
       const std::vector<worker_block<T>> idle = dispatcher_.idle_blocks(now);
       std::vector<block_record<T>> released;
       released.reserve(idle.size());
@@ -226,20 +226,6 @@ class pilot_service {
                                              blocks.cores_per_node, " cores"));
     blocks.max_nodes = std::min(blocks.max_nodes, cluster_nodes);
     return blocks;
-  }
-
-  /// Runs `body` as one transaction of journal_: its changes are undone if it throws.
-  template <class Body>
-  auto transaction(Body body) {
-    journal_.begin();
-    try {
-      auto result = body();
-      journal_.commit();
-      return result;
-    } catch (...) {
-      journal_.rollback();
-      throw;
-    }
   }
 
   /// plan() after the planning round, inside a transaction: each block booked at its earliest
@@ -344,7 +330,7 @@ class pilot_service {
   dispatcher<T> dispatcher_;
   std::vector<block_record<T>> history_;  ///< in id order; ended blocks until taken
   std::vector<std::uint64_t> finished_;   ///< ids of ended blocks not yet taken
-  journal journal_;                       ///< the open call's changes (see transaction())
+  journal journal_;                       ///< the open call's changes, undone if it throws
   std::uint64_t next_block_id_ = 0;
   std::size_t rounds_ = 0;
 };
