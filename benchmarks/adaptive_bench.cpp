@@ -124,19 +124,15 @@ BENCHMARK_TEMPLATE(bm_fifo, reference_t)->Arg(250)->Arg(1000)->Unit(benchmark::k
 BENCHMARK_TEMPLATE(bm_mdf, free_list_t)->Arg(250)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(bm_mdf, reference_t)->Arg(250)->Arg(1000)->Unit(benchmark::kMillisecond);
 
-BENCHMARK(bm_fifo_after_finished)
-    ->Args({2'000, 1})
-    ->Args({20'000, 1})
-    ->Args({2'000, 0})
-    ->Args({20'000, 0})
-    ->Iterations(2'000)
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK(bm_mdf_after_finished)
-    ->Args({2'000, 1})
-    ->Args({20'000, 1})
-    ->Args({2'000, 0})
-    ->Args({20'000, 0})
-    ->Iterations(2'000)
-    ->Unit(benchmark::kMicrosecond);
+namespace {
+// The long-run rows: {submissions before the timed ones, take_finished or not}.
+void long_run(benchmark::internal::Benchmark* b) {
+  for (const std::int64_t take : {1, 0})
+    for (const std::int64_t history : {2'000, 20'000}) b->Args({history, take});
+  b->Iterations(2'000)->Unit(benchmark::kMicrosecond);
+}
+}  // namespace
+BENCHMARK(bm_fifo_after_finished)->Apply(long_run);
+BENCHMARK(bm_mdf_after_finished)->Apply(long_run);
 
 BENCHMARK_MAIN();
