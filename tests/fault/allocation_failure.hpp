@@ -14,7 +14,9 @@
 
 #include <cstddef>
 #include <new>
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace leasehold::testing::fault {
 
@@ -62,6 +64,22 @@ sweep_result sweep(Call&& call, Unchanged&& unchanged, std::size_t limit = 10000
   }
   FAIL("sweep: the call still allocates after " << limit << " attempts");
   return result;
+}
+
+// sweep() with the usual check: `state()` (a checkpoint's text, or any value with ==) must be
+// what it was before the call after every failed attempt. The first difference fails the test
+// and ends the sweep (later attempts would only repeat it).
+template <class Call, class State>
+sweep_result sweep_unchanged(Call&& call, State&& state, std::size_t limit = 100000) {
+  const auto before = state();
+  return sweep(
+      std::forward<Call>(call),
+      [&] {
+        const bool unchanged = state() == before;
+        CHECK(unchanged);
+        if (!unchanged) throw std::logic_error("stop: state changed");
+      },
+      limit);
 }
 
 }  // namespace leasehold::testing::fault

@@ -12,9 +12,18 @@
 ///   2. the change is made (it must have the strong guarantee on its own);
 ///   3. the record is appended (cannot throw: the room is there).
 /// A record keeps what it needs to undo its change without the heap: the old value moved out
-/// (assign), a copy taken before the change (save, save_entry), a container node extracted
-/// whole (erase), or the inverse booking on a nothrow_rollback_availability, which each
-/// such backend makes without throwing once every later change is undone.
+/// (assign), a copy taken before the change (save, save_entry), where an element was added
+/// (emplace), a container node extracted whole (erase), or the inverse booking on a
+/// nothrow_rollback_availability, which each such backend makes without throwing once every
+/// later change is undone. A backend without that property (capacity_tree) cannot be undone in
+/// place: its first booking after begin() or after the latest mark() saves a copy of the
+/// profile, put back whole on rollback. The profile forgets its past (advance_to), so the copy
+/// costs what it holds now, not its history.
+///
+/// Savepoints: mark() names the present point of the open transaction and rollback_to(mark)
+/// undoes the changes made since, leaving the transaction open: a call that tries something and
+/// takes it back (a reschedule that does not fit) reuses the records it already has. Marks nest:
+/// rolling back to an older mark undoes the newer ones' changes too.
 ///
 /// When no transaction is open the changes are made directly and nothing is recorded, so one
 /// code path serves callers that want the guarantee and callers that turned it off.
@@ -22,6 +31,7 @@
 /// Records point into the object whose members they change: that object must not be moved or
 /// copied while its transaction is open. A copied journal is a new, closed one.
 
+#include <algorithm>
 #include <cstddef>
 #include <iterator>
 #include <memory>
@@ -67,8 +77,46 @@ class journal {
     records_.clear();
     active_ = true;
   }
+  /// A savepoint: the point of the open transaction reached so far, for rollback_to(). Throws
+  /// invariant_violation when no transaction is open (then nothing is recorded to go back to).
+  [[nodiscard]] std::size_t mark() {
+    if (!active_) throw invariant_violation("journal: mark() needs an open transaction");
+    floor_ = records_.size();
+    return floor_;
+  }
+  /// Undoes the changes recorded after `savepoint` (from mark()), newest first; the transaction
+  /// stays open and the changes made before it stay. A savepoint beyond the records (one whose
+  /// changes an older rollback_to already undid) undoes nothing.
+  void rollback_to(std::size_t savepoint) noexcept {
+    for (std::size_t k = records_.size(); k > savepoint; --k) {
+      records_[k - 1]->undo();
+      records_.pop_back();
+    }
+    floor_ = std::min(floor_, records_.size());
+    if (snapshot_of_ != nullptr && snapshot_at_ >= records_.size()) snapshot_of_ = nullptr;
+  }
   /// The transaction succeeded: forget how to undo it.
   void commit() noexcept { reset(); }
+  /// Runs `body()` as one transaction: opened, committed when it returns, rolled back when it
+  /// throws (the exception goes on). Returns what it returns. The usual shape of a public
+  /// mutating call that keeps the strong guarantee with this journal.
+  template <class Body>
+  decltype(auto) transaction(Body&& body) {
+    begin();
+    try {
+      if constexpr (std::is_void_v<std::invoke_result_t<Body&&>>) {
+        std::forward<Body>(body)();
+        commit();
+      } else {
+        decltype(auto) result = std::forward<Body>(body)();
+        commit();
+        return result;
+      }
+    } catch (...) {
+      rollback();
+      throw;
+    }
+  }
   /// Undoes every change of the open transaction, newest first, and closes it.
   void rollback() noexcept {
     for (std::size_t k = records_.size(); k > 0; --k) records_[k - 1]->undo();
@@ -152,6 +200,26 @@ class journal {
     if (const auto it = map.find(key); it != map.end()) (void)erase(map, it);
   }
 
+  /// Emplaces into a container whose iterators stay valid until their element is erased
+  /// (std::map, set, multimap, multiset, list); rollback erases the new element again. Returns
+  /// what the container's emplace returns. For an unordered container, whose iterators a
+  /// rehash invalidates, use save_entry before the change instead.
+  template <class Container, class... Args>
+  auto emplace(Container& c, Args&&... args) {
+    if (!active_) return c.emplace(std::forward<Args>(args)...);
+    auto record = make_record(undo_emplace<Container>{&c, std::nullopt});
+    auto result = c.emplace(std::forward<Args>(args)...);
+    auto& undo = static_cast<record_of<undo_emplace<Container>>&>(*record).undo_;
+    if constexpr (requires { result.second; }) {
+      if (!result.second) return result;  // nothing was added: nothing to undo
+      undo.added = result.first;
+    } else {
+      undo.added = result;
+    }
+    records_.push_back(std::move(record));
+    return result;
+  }
+
   /// Appends to a vector; rollback removes it again (keeping the capacity).
   template <class Vector, class U>
   void push_back(Vector& v, U&& value) {
@@ -164,20 +232,31 @@ class journal {
     records_.push_back(std::move(record));
   }
 
-  /// Books `amount` over `span` on a backend whose inverse calls cannot throw; rollback releases
-  /// it again, in place.
-  template <nothrow_rollback_availability A>
+  /// Books `amount` over `span`. On a nothrow_rollback backend rollback releases it again, in
+  /// place; on any other backend the first booking since begin() or the latest mark() saves a
+  /// copy of the profile, put back on rollback (see the file's description).
+  template <availability A>
   void reserve(A& profile, interval<typename A::time_type> span,
                const typename A::capacity_type& amount) {
-    apply([&] { profile.reserve(span, amount); },
-          [&profile, span, amount]() noexcept { profile.release(span, amount); });
+    if constexpr (nothrow_rollback_availability<A>) {
+      apply([&] { profile.reserve(span, amount); },
+            [&profile, span, amount]() noexcept { profile.release(span, amount); });
+    } else {
+      save_profile(profile);
+      profile.reserve(span, amount);  // a backend's own strong guarantee covers a throw here
+    }
   }
-  /// Releases `amount` over `span`; rollback books it again, in place.
-  template <nothrow_rollback_availability A>
+  /// Releases `amount` over `span`; rollback books it again (as reserve()).
+  template <availability A>
   void release(A& profile, interval<typename A::time_type> span,
                const typename A::capacity_type& amount) {
-    apply([&] { profile.release(span, amount); },
-          [&profile, span, amount]() noexcept { profile.reserve(span, amount); });
+    if constexpr (nothrow_rollback_availability<A>) {
+      apply([&] { profile.release(span, amount); },
+            [&profile, span, amount]() noexcept { profile.reserve(span, amount); });
+    } else {
+      save_profile(profile);
+      profile.release(span, amount);
+    }
   }
 
  private:
@@ -216,6 +295,12 @@ class journal {
       if (!node.empty()) map->insert(std::move(node));
     }
   };
+  template <class Container>
+  struct undo_emplace {
+    Container* c;
+    std::optional<typename Container::iterator> added;
+    void operator()() noexcept { c->erase(*added); }
+  };
   template <class Vector>
   struct undo_push {
     Vector* v;
@@ -235,10 +320,29 @@ class journal {
   void reset() noexcept {
     records_.clear();
     active_ = false;
+    floor_ = 0;
+    snapshot_of_ = nullptr;
+  }
+
+  // A profile that cannot undo a booking in place is copied once per savepoint: a copy taken at
+  // or after the latest mark restores it for every rollback, to that mark or an older one.
+  template <class A>
+  void save_profile(A& profile) {
+    static_assert(std::is_nothrow_move_assignable_v<A>,
+                  "journal: a backend without nothrow_rollback needs a noexcept move assignment");
+    if (!active_) return;
+    if (snapshot_of_ == &profile && snapshot_at_ >= floor_) return;
+    auto record = make_record(undo_assign<A>{&profile, std::optional<A>(profile)});
+    snapshot_at_ = records_.size();
+    records_.push_back(std::move(record));
+    snapshot_of_ = &profile;
   }
 
   bool active_ = false;
   std::vector<std::unique_ptr<change_record>> records_;
+  std::size_t floor_ = 0;              // the latest mark (0: the transaction's start)
+  const void* snapshot_of_ = nullptr;  // the profile copied last, if its copy is still recorded
+  std::size_t snapshot_at_ = 0;        // and the copy's record
 };
 
 }  // namespace leasehold

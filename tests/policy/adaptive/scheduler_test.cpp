@@ -1,8 +1,9 @@
 // The adaptive scheduler's hand-computed cases (Netto & Buyya, Algorithm 1 and §3.3) on every
 // exact scalar backend: a moldable request taking fewer resources to finish earlier, a split
 // request filling two gaps, Missing-Deadline-First saving a deadline FIFO would miss without
-// breaking an accepted one, a rejection when no shape meets the deadline, the metrics, and bad
-// input rejected with nothing changed.
+// breaking an accepted one, a rejection when no shape meets the deadline, the metrics, bad
+// input rejected with nothing changed, and completed requests handed out once by
+// take_finished() while metrics() and the duplicate-id check still count them.
 
 #include <doctest/doctest.h>
 
@@ -327,6 +328,78 @@ TEST_CASE_TEMPLATE("adaptive scheduler: a throwing pricing function changes noth
     }
     CHECK(s.metrics().submitted == m.submitted + 1);
   }
+}
+
+TEST_CASE_TEMPLATE("adaptive scheduler: take_finished hands out completed requests once", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  // 4 resources; ids 1, 2, 3 and 5 rigid, each 2 wide: 1 on [0, 10), 2 on [0, 20), 3 on
+  // [10, 30) after 1, 5 on [20, 40) after 2. At 25, 1 and 2 have completed, 3 and 5 run.
+  for (auto order : {adaptive::strategy::fifo, adaptive::strategy::missing_deadline_first}) {
+    auto s = make<B>(4, order);
+    REQUIRE(s.submit(rigid_request<B>(1, 0, 2, 10, 1000), T(0)).accepted);
+    REQUIRE(s.submit(rigid_request<B>(2, 0, 2, 20, 1000), T(0)).accepted);
+    REQUIRE(s.submit(rigid_request<B>(3, 0, 2, 20, 1000), T(0)).accepted);
+    REQUIRE(s.submit(rigid_request<B>(5, 0, 2, 20, 1000), T(0)).accepted);
+    CHECK(s.find(3)->start() == T(10));
+    CHECK(s.find(5)->start() == T(20));
+    CHECK(s.take_finished().empty());  // nothing has completed at 0
+    s.advance_to(T(25));
+    const auto before = s.metrics();
+    CHECK(s.held() == 4);
+    const auto taken = s.take_finished();
+    REQUIRE(taken.size() == 2);
+    CHECK(taken[0].request.id == 1);
+    CHECK(taken[0].where.completion() == T(10));
+    CHECK(taken[1].request.id == 2);
+    CHECK(taken[1].where.completion() == T(20));
+    CHECK(s.take_finished().empty());  // once only
+    CHECK(s.held() == 2);
+    CHECK(s.find(1) == nullptr);
+    CHECK(s.find(3) != nullptr);
+    std::vector<std::uint64_t> visited;
+    s.for_each_accepted([&visited](const auto& record) { visited.push_back(record.request.id); });
+    CHECK(visited == std::vector<std::uint64_t>{3, 5});
+    // metrics() still counts the taken ones, at the placements they had.
+    const auto after = s.metrics();
+    CHECK(after.accepted == 4);
+    CHECK(after.submitted == before.submitted);
+    CHECK(after.profit == doctest::Approx(before.profit));
+    CHECK(after.mean_response == doctest::Approx(before.mean_response));
+    CHECK(after.mean_response == doctest::Approx((10.0 + 20.0 + 30.0 + 40.0) / 4));
+    // Their ids stay taken: 4 joins the ranges {1..3} and {5}; 0 and 6 are new.
+    for (const std::uint64_t id : {1U, 2U, 3U, 5U})
+      CHECK_THROWS_WITH_AS(s.submit(rigid_request<B>(id, 25, 1, 5, 1000), T(25)),
+                           doctest::Contains("duplicate id"), invalid_request);
+    CHECK(s.submit(rigid_request<B>(4, 25, 1, 5, 1000), T(25)).accepted);
+    CHECK_THROWS_AS(s.submit(rigid_request<B>(4, 25, 1, 5, 1000), T(25)), invalid_request);
+    CHECK(s.submit(rigid_request<B>(0, 25, 1, 5, 1000), T(25)).accepted);
+    CHECK(s.submit(rigid_request<B>(6, 25, 1, 5, 1000), T(25)).accepted);
+    CHECK(s.metrics().accepted == 7);
+  }
+}
+
+TEST_CASE_TEMPLATE("adaptive scheduler: take_finished changes nothing when pricing throws", B,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using T = typename B::time_type;
+  using C = typename B::capacity_type;
+  bool refuse = false;
+  adaptive::scheduler<B> s(B(C(2), T{0}),
+                           {.price = [&refuse](const adaptive::adaptive_request<T, C>& req,
+                                               const adaptive::placement<T, C>& where) {
+                             if (refuse) throw std::runtime_error("pricing service unavailable");
+                             return adaptive::algorithm2{}(req, where);
+                           }});
+  REQUIRE(s.submit(rigid_request<B>(1, 0, 1, 10, 100), T(0)).accepted);
+  REQUIRE(s.submit(rigid_request<B>(2, 0, 1, 30, 100), T(0)).accepted);
+  s.advance_to(T(15));
+  refuse = true;
+  CHECK_THROWS_AS((void)s.take_finished(), std::runtime_error);
+  CHECK(s.held() == 2);
+  CHECK(s.find(1) != nullptr);
+  refuse = false;
+  CHECK(s.take_finished().size() == 1);
+  CHECK(s.metrics().accepted == 2);
 }
 
 TEST_CASE("adaptive scheduler: an empty pricing function is refused") {

@@ -114,6 +114,37 @@ TEST_CASE("dispatcher: expired blocks are retired") {
   CHECK(d.block_count() == 0);
 }
 
+TEST_CASE("dispatcher: idle_blocks names what release_idle would release, changing nothing") {
+  dispatcher<> d({.idle_release_delay = 0});
+  d.add_block({.id = 1, .usable = {0, 100}, .workers = 1}, 0);
+  d.add_block({.id = 2, .usable = {0, 30}, .workers = 1}, 0);
+  d.submit({.id = 1, .walltime = 50});  // fits block 1's 90 left at 10, not block 2's 20
+  const std::vector<worker_block<>> idle = d.idle_blocks(10);
+  REQUIRE(idle.size() == 1);
+  CHECK(idle[0].id == 2);
+  CHECK(d.block_count() == 2);
+  CHECK(d.release_idle(10) == idle);
+  CHECK(d.block_count() == 1);
+}
+
+TEST_CASE("dispatcher: withdraw_block forgets a block that runs nothing") {
+  dispatcher<> d;
+  d.add_block({.id = 1, .usable = {0, 100}, .workers = 1}, 0);
+  d.add_block({.id = 2, .usable = {0, 100}, .workers = 1}, 0);
+  d.add_block({.id = 3, .usable = {0, 100}, .workers = 1}, 0);
+  d.submit({.id = 7, .walltime = 10});
+  REQUIRE(d.dispatch(0).size() == 1);  // on block 1
+  CHECK_FALSE(d.withdraw_block(1));    // runs job 7
+  CHECK_FALSE(d.withdraw_block(9));    // unknown
+  CHECK(d.withdraw_block(2));
+  CHECK_FALSE(d.withdraw_block(2));  // gone already
+  const std::vector<worker_block<>> left = d.blocks();
+  REQUIRE(left.size() == 2);
+  CHECK(left[0].id == 1);  // the others keep their order
+  CHECK(left[1].id == 3);
+  CHECK(d.running_on(1, 0) == std::optional<std::uint64_t>(7));
+}
+
 TEST_CASE("dispatcher: capacity left and longest time left") {
   dispatcher<> d;
   d.add_block({.id = 1, .usable = {0, 100}, .workers = 2}, 0);

@@ -1,5 +1,6 @@
 // pilot_service: blocks are booked into a batch cluster's availability around other users'
-// reservations, jobs run on them, and idle blocks give their time back.
+// reservations, jobs run on them, idle blocks give their time back, and blocks that ended are
+// handed out once by take_finished().
 
 #include <doctest/doctest.h>
 
@@ -67,6 +68,49 @@ TEST_CASE_TEMPLATE(
   CHECK(cluster.free_at(105) == 8);  // the rest is back
   CHECK(service.history().size() == 1);
   CHECK(service.history()[0].released_at == std::optional<std::int64_t>(105));
+}
+
+TEST_CASE("pilot_service: take_finished hands out ended blocks once, in id order") {
+  free_list<> cluster(8);
+  pilot_config<> config = small_site();
+  config.blocks.allocation_step_size = 1.0;  // both free slots in one round
+  pilot_service<> service(cluster, config);
+  // Two rounds of one job each: block 0 for the 10 s job, [0, 20) (h = 20, one 2-core node);
+  // block 1 for a 50 s job, [0, 100).
+  service.submit({.id = 1, .walltime = 10});
+  REQUIRE(service.plan(0).size() == 1);
+  service.submit({.id = 2, .walltime = 50});
+  const std::vector<block_record<>> second = service.plan(0);
+  REQUIRE(second.size() == 1);
+  CHECK(second[0].id == 1);
+  CHECK(second[0].booked == interval<std::int64_t>{0, 100});
+  REQUIRE(service.dispatch(0).size() == 2);  // job 1 on block 0, job 2 on block 1
+  service.complete(1, 10);
+  service.complete(2, 40);
+  CHECK(service.take_finished().empty());  // nothing has ended yet
+  // At 40 block 0's span has ended (at 20): retire_expired forgets it. Block 1 is idle with
+  // 60 left and nothing queued: release_idle releases it.
+  CHECK(service.retire_expired(40) == 1);
+  CHECK(service.release_idle(40).size() == 1);
+  CHECK(service.finished_count() == 2);
+  CHECK(service.history().size() == 2);  // kept until taken
+  CHECK(cluster.free_at(50) == 8);
+  const std::vector<block_record<>> taken = service.take_finished();
+  REQUIRE(taken.size() == 2);
+  CHECK(taken[0].id == 0);
+  CHECK(!taken[0].released_at);  // retired: its booking ran out
+  CHECK(taken[1].id == 1);
+  CHECK(taken[1].released_at == std::optional<std::int64_t>(40));
+  CHECK(service.history().empty());
+  CHECK(service.finished_count() == 0);
+  CHECK(service.take_finished().empty());  // once only
+  // Ids go on from where they were.
+  service.submit({.id = 3, .walltime = 10});
+  const std::vector<block_record<>> third = service.plan(50);
+  REQUIRE(third.size() == 1);
+  CHECK(third[0].id == 2);
+  REQUIRE(service.history().size() == 1);
+  CHECK(service.history()[0].id == 2);
 }
 
 TEST_CASE("pilot_service: a round plans only the queued jobs the active blocks do not cover") {

@@ -19,6 +19,11 @@
 /// The policy owns no clock: submit() and advance_to() take the current time, which never goes
 /// back. Requests run exactly as placed (the paper's rectangles in a Gantt chart); a request is
 /// running, and out of the rescheduler's reach, from the start of its first piece.
+///
+/// A request that has completed (its last piece ended by now()) is kept, as accepted, until
+/// take_finished() hands it out; after that only metrics() counts it. A service that takes the
+/// finished requests regularly keeps memory and the cost of a call in proportion to the
+/// requests still to run, however long it runs.
 
 #include <algorithm>
 #include <concepts>
@@ -26,13 +31,13 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "leasehold/availability/concept.hpp"
 #include "leasehold/availability/free_list.hpp"
+#include "leasehold/availability/journal.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/policy/adaptive/detail/placement_search.hpp"
 #include "leasehold/policy/adaptive/detail/shapes.hpp"
@@ -122,7 +127,8 @@ class scheduler {
   /// duplicate id, or a time that goes back. Otherwise accepts it with a placement that
   /// completes by its deadline, or rejects it; a rejection changes no reservation.
   /// Strong guarantee: if anything throws (an allocation, the pricing function), the scheduler
-  /// is exactly as before the call (see transaction()).
+  /// is exactly as before the call: each change it makes (bookings, placements, records,
+  /// counters) goes through journal_, which undoes them in place, newest first.
   decision_type submit(const request_type& req, time_type now) {
     auto shapes = detail::shapes_of(req, profile_.total());
     check_time("submit", now);
@@ -130,10 +136,10 @@ class scheduler {
       throw invalid_request(leasehold::detail::describe("adaptive request ", req.id,
                                                         ": submitted at ", req.submit,
                                                         ", after the current time ", now));
-    if (seen_.contains(req.id))
+    if (seen(req.id))
       throw invalid_request(
           leasehold::detail::describe("adaptive request ", req.id, ": duplicate id"));
-    return transaction([&] { return submit_at(req, std::move(shapes), now); });
+    return journal_.transaction([&] { return submit_at(req, std::move(shapes), now); });
   }
 
   /// Moves the present to `now`: requests that have started leave the waiting queue, and the
@@ -156,59 +162,63 @@ class scheduler {
   /// How many accepted requests have not started yet.
   [[nodiscard]] std::size_t waiting() const noexcept { return waiting_.size(); }
 
-  /// The current placement of an accepted request, or nullptr.
+  /// The current placement of an accepted request, or nullptr (also once take_finished() took it).
   [[nodiscard]] const placement_type* find(std::uint64_t id) const {
     const auto it = accepted_.find(id);
     return it == accepted_.end() ? nullptr : &it->second.record.where;
   }
 
-  /// Calls f(const record_type&) for every accepted request, by id.
+  /// Calls f(const record_type&) for every accepted request not taken by take_finished(), by id.
   template <class F>
   void for_each_accepted(F&& f) const {
     for (const auto& [id, e] : accepted_) f(e.record);
   }
 
-  /// The paper's metrics over everything submitted so far, priced at the final placements.
+  /// The paper's metrics over everything submitted so far, priced at the final placements
+  /// (those taken by take_finished() included: a started request is never moved again).
   [[nodiscard]] adaptive_metrics metrics() const {
+    metric_sums sums = taken_;
+    for (const auto& [id, e] : accepted_) add(sums, e);
     adaptive_metrics m;
     m.submitted = submitted_;
-    m.accepted = accepted_.size();
+    m.accepted = sums.accepted;
     m.rejected = rejected_;
     m.reschedules = reschedules_;
-    double response = 0.0;
-    double modification = 0.0;
-    std::size_t pieces = 0;
-    for (const auto& [id, e] : accepted_) {
-      const auto& [req, where] = e.record;
-      m.profit += config_.price(req, where);
-      response += static_cast<double>(where.completion() - req.submit);
-      if (e.shapes.size() > 1) {
-        ++m.moldable_accepted;
-        const auto most = e.shapes.front().resource_count;
-        const auto least = e.shapes.back().resource_count;
-        const bool reshaped = std::ranges::any_of(
-            where.pieces, [most](const sub_request<time_type, capacity_type>& piece) {
-              return most > piece.resource_count;
-            });
-        if (reshaped) {
-          ++m.reshaped;
-          modification += (static_cast<double>(most) - where.mean_resources()) /
-                          static_cast<double>(most - least);
-        }
-      }
-      if (req.preemptive()) {
-        ++m.preemptive_accepted;
-        if (where.pieces.size() > 1) {
-          ++m.split;
-          pieces += where.pieces.size();
-        }
-      }
-    }
-    if (m.accepted > 0) m.mean_response = response / static_cast<double>(m.accepted);
-    if (m.reshaped > 0) m.mean_modification = modification / static_cast<double>(m.reshaped);
-    if (m.split > 0) m.mean_pieces = static_cast<double>(pieces) / static_cast<double>(m.split);
+    m.profit = sums.profit;
+    m.moldable_accepted = sums.moldable_accepted;
+    m.reshaped = sums.reshaped;
+    m.preemptive_accepted = sums.preemptive_accepted;
+    m.split = sums.split;
+    if (m.accepted > 0) m.mean_response = sums.response / static_cast<double>(m.accepted);
+    if (m.reshaped > 0) m.mean_modification = sums.modification / static_cast<double>(m.reshaped);
+    if (m.split > 0)
+      m.mean_pieces = static_cast<double>(sums.pieces) / static_cast<double>(m.split);
     return m;
   }
+
+  /// Hands out the accepted requests that have completed by now() (the end of their last piece
+  /// at or before it), by id, and forgets them: find() answers nullptr for them and
+  /// for_each_accepted() no longer visits them; metrics() still counts them, and their ids stay
+  /// taken. Until it is called a completed request is kept like any other. Costs what the
+  /// scheduler holds (running, waiting and completed requests not yet taken). Strong guarantee.
+  std::vector<record_type> take_finished() {
+    std::vector<record_type> taken;
+    std::vector<typename std::map<std::uint64_t, entry>::iterator> finished;
+    metric_sums sums = taken_;
+    for (auto it = accepted_.begin(); it != accepted_.end(); ++it) {
+      if (it->second.record.where.completion() > now_) continue;
+      add(sums, it->second);  // prices with the user's function: may throw
+      taken.push_back(it->second.record);
+      finished.push_back(it);
+    }
+    for (const auto it : finished) accepted_.erase(it);  // nothing below throws
+    taken_ = sums;
+    return taken;
+  }
+
+  /// How many requests the scheduler holds: accepted and not taken by take_finished() (running,
+  /// waiting, or completed and not yet taken).
+  [[nodiscard]] std::size_t held() const noexcept { return accepted_.size(); }
 
  private:
   using shape_list = std::vector<detail::shape<time_type, capacity_type>>;
@@ -218,72 +228,85 @@ class scheduler {
     shape_list shapes;
   };
 
+  /// metrics() as sums over accepted requests, so that the requests take_finished() handed out
+  /// are still counted without being kept.
+  struct metric_sums {
+    std::size_t accepted = 0;
+    double profit = 0.0;
+    double response = 0.0;
+    double modification = 0.0;
+    std::size_t pieces = 0;
+    std::size_t moldable_accepted = 0;
+    std::size_t reshaped = 0;
+    std::size_t preemptive_accepted = 0;
+    std::size_t split = 0;
+  };
+
+  void add(metric_sums& sums, const entry& e) const {
+    const auto& [req, where] = e.record;
+    ++sums.accepted;
+    sums.profit += config_.price(req, where);
+    sums.response += static_cast<double>(where.completion() - req.submit);
+    if (e.shapes.size() > 1) {
+      ++sums.moldable_accepted;
+      const auto most = e.shapes.front().resource_count;
+      const auto least = e.shapes.back().resource_count;
+      const bool reshaped = std::ranges::any_of(
+          where.pieces, [most](const sub_request<time_type, capacity_type>& piece) {
+            return most > piece.resource_count;
+          });
+      if (reshaped) {
+        ++sums.reshaped;
+        sums.modification += (static_cast<double>(most) - where.mean_resources()) /
+                             static_cast<double>(most - least);
+      }
+    }
+    if (req.preemptive()) {
+      ++sums.preemptive_accepted;
+      if (where.pieces.size() > 1) {
+        ++sums.split;
+        sums.pieces += where.pieces.size();
+      }
+    }
+  }
+
+  /// Whether an id was submitted before. The ids are kept as ranges of consecutive ids, so that
+  /// a service numbering its requests keeps a handful of ranges, not every id it ever saw.
+  [[nodiscard]] bool seen(std::uint64_t id) const {
+    auto after = seen_.upper_bound(id);
+    if (after == seen_.begin()) return false;
+    return id <= std::prev(after)->second;
+  }
+
+  /// Adds an id not seen before to the ranges, through the journal.
+  void mark_seen(std::uint64_t id) {
+    const auto next = seen_.upper_bound(id);  // the first range above id
+    const bool joins_next = next != seen_.end() && next->first == id + 1;
+    if (next != seen_.begin() && std::prev(next)->second + 1 == id) {
+      const auto previous = std::prev(next);
+      journal_.save_entry(seen_, previous->first);
+      if (joins_next) {
+        const std::uint64_t last = next->second;
+        (void)journal_.erase(seen_, next);
+        previous->second = last;
+      } else {
+        previous->second = id;
+      }
+    } else if (joins_next) {
+      const std::uint64_t last = next->second;
+      (void)journal_.erase(seen_, next);
+      journal_.save_entry(seen_, id);
+      seen_.emplace(id, last);
+    } else {
+      journal_.save_entry(seen_, id);
+      seen_.emplace(id, id);
+    }
+  }
+
   void check_time(const char* operation, time_type now) const {
     if (now < now_)
       throw invalid_request(leasehold::detail::describe("adaptive::scheduler ", operation, " at ",
                                                         now, ": before the current time ", now_));
-  }
-
-  /// One change to the profile, kept so that it can be undone (see transaction()).
-  struct profile_change {
-    interval<time_type> span;
-    capacity_type amount;
-    bool reserved;  // reserve (undone by release) or release (undone by reserve)
-  };
-
-  /// Every public mutating call of this class is a transaction. Changes to the profile go
-  /// through reserve_logged / release_logged, which append to a journal whose room is made
-  /// before the profile changes; everything else the call changes is prepared first (nodes
-  /// allocated, the price computed) and committed at the end by steps that cannot throw. On a
-  /// failure the journal is undone in reverse order: for a backend with nothrow_rollback that
-  /// cannot throw and costs what the call changed; any other backend is restored from a copy
-  /// taken when the call began.
-  template <class Body>
-  decltype(auto) transaction(Body body) {
-    journal_.clear();
-    std::optional<Backend> backup;
-    if constexpr (!nothrow_rollback_availability<Backend>) backup.emplace(profile_);
-    try {
-      return body();
-    } catch (...) {
-      if constexpr (nothrow_rollback_availability<Backend>) {
-        undo_to(0);
-      } else {
-        using std::swap;
-        swap(profile_, *backup);
-      }
-      journal_.clear();
-      throw;
-    }
-  }
-
-  void make_journal_room() {
-    if (journal_.size() == journal_.capacity())
-      journal_.reserve(std::max<std::size_t>(16, 2 * journal_.capacity()));
-  }
-
-  void reserve_logged(interval<time_type> span, capacity_type amount) {
-    make_journal_room();
-    profile_.reserve(span, amount);
-    journal_.push_back({span, amount, true});  // cannot throw: room made above
-  }
-
-  void release_logged(interval<time_type> span, capacity_type amount) {
-    make_journal_room();
-    profile_.release(span, amount);
-    journal_.push_back({span, amount, false});
-  }
-
-  /// Undoes the journal back to `mark` entries, newest first.
-  void undo_to(std::size_t mark) {
-    while (journal_.size() > mark) {
-      const profile_change& change = journal_.back();
-      if (change.reserved)
-        profile_.release(change.span, change.amount);
-      else
-        profile_.reserve(change.span, change.amount);
-      journal_.pop_back();
-    }
   }
 
   /// submit() after its checks, inside a transaction. The profile is advanced to `now` only
@@ -296,51 +319,37 @@ class scheduler {
     for (const std::uint64_t id : waiting_)
       if (accepted_.at(id).record.where.start() > now) waiting.push_back(id);
 
-    std::vector<std::pair<std::uint64_t, placement_type>> moved;
-    std::optional<placement_type> where = config_.order == strategy::missing_deadline_first
-                                              ? reschedule_with(req, shapes, waiting, moved, now)
-                                              : place_around(req, shapes, now);
+    bool rescheduled = false;
+    std::optional<placement_type> where =
+        config_.order == strategy::missing_deadline_first
+            ? reschedule_with(req, shapes, waiting, rescheduled, now)
+            : place_around(req, shapes, now);
 
     decision_type answer;
     answer.id = req.id;
-    // Nodes for the id and the record are allocated now, inserted at the commit.
-    std::set<std::uint64_t> seen_node{req.id};
-    std::map<std::uint64_t, entry> accepted_node;
     if (where) {
       answer.accepted = true;
       answer.where = *where;
       answer.price = config_.price(req, *where);  // a user's function: may throw
-      accepted_node.emplace(req.id, entry{record_type{req, std::move(*where)}, std::move(shapes)});
+      const time_type start = where->start();
+      journal_.save_entry(accepted_, req.id);  // absent: a rollback erases it
+      accepted_.emplace(req.id, entry{record_type{req, std::move(*where)}, std::move(shapes)});
+      if (start > now) waiting.push_back(req.id);  // room reserved above
     } else {
       answer.reason = leasehold::detail::describe("no shape of request ", req.id,
                                                   " completes by its deadline ", req.deadline);
+      journal_.assign(rejected_, rejected_ + 1);
     }
-    profile_.advance_to(now);  // the last step that may throw (only without nothrow_rollback)
-
-    // Commit: nothing below allocates or throws.
-    journal_.clear();
-    now_ = now;
-    ++submitted_;
-    seen_.insert(seen_node.extract(seen_node.begin()));
-    if (answer.accepted) {
-      const time_type start = answer.where.start();
-      accepted_.insert(accepted_node.extract(accepted_node.begin()));
-      if (start > now) waiting.push_back(req.id);  // room reserved above
-    } else {
-      ++rejected_;
-    }
-    bool rescheduled = false;
-    for (auto& [id, placed] : moved) {
-      placement_type& current = accepted_.find(id)->second.record.where;
-      rescheduled = rescheduled || current != placed;
-      current = std::move(placed);
-    }
-    if (rescheduled) ++reschedules_;
+    mark_seen(req.id);
+    journal_.assign(submitted_, submitted_ + 1);
+    if (rescheduled) journal_.assign(reschedules_, reschedules_ + 1);
     // The new order may start a waiting request at now: it is running from here on.
     std::erase_if(waiting, [this, now](std::uint64_t id) {
       return accepted_.find(id)->second.record.where.start() <= now;
     });
-    waiting_.swap(waiting);
+    journal_.assign(waiting_, std::move(waiting));
+    profile_.advance_to(now);  // last: the profile's past cannot be restored
+    now_ = now;
     return answer;
   }
 
@@ -351,11 +360,13 @@ class scheduler {
   }
 
   void book(const placement_type& where) {
-    for (const auto& piece : where.pieces) reserve_logged(piece.span, piece.resource_count);
+    for (const auto& piece : where.pieces)
+      journal_.reserve(profile_, piece.span, piece.resource_count);
   }
 
   void unbook(const placement_type& where) {
-    for (const auto& piece : where.pieces) release_logged(piece.span, piece.resource_count);
+    for (const auto& piece : where.pieces)
+      journal_.release(profile_, piece.span, piece.resource_count);
   }
 
   /// FIFO: Algorithm 1 around the reservations already made.
@@ -367,10 +378,11 @@ class scheduler {
   }
 
   /// Missing-Deadline-First, as described at the top of this file. `waiting` are the requests
-  /// that have not started by `now`; the new placements of those that moved go to `moved`.
-  std::optional<placement_type> reschedule_with(
-      const request_type& req, const shape_list& shapes, const std::vector<std::uint64_t>& waiting,
-      std::vector<std::pair<std::uint64_t, placement_type>>& moved, time_type now) {
+  /// that have not started by `now`; those that move get their new placements, and
+  /// `rescheduled` says whether any did.
+  std::optional<placement_type> reschedule_with(const request_type& req, const shape_list& shapes,
+                                                const std::vector<std::uint64_t>& waiting,
+                                                bool& rescheduled, time_type now) {
     if (waiting.empty()) return place_around(req, shapes, now);
 
     struct candidate {
@@ -398,8 +410,7 @@ class scheduler {
       return a.id < b.id;
     });
 
-    const std::size_t mark = journal_.size();
-    moved.reserve(order.size());
+    const std::size_t savepoint = journal_.mark();
     for (const std::uint64_t id : waiting) unbook(accepted_.at(id).record.where);
     std::optional<placement_type> mine;
     for (const candidate& c : order) {
@@ -410,14 +421,17 @@ class scheduler {
         break;
       }
       book(*where);
-      if (c.id == req.id)
+      if (c.id == req.id) {
         mine = std::move(where);
-      else
-        moved.emplace_back(c.id, std::move(*where));
+      } else {
+        placement_type& current = accepted_.find(c.id)->second.record.where;
+        rescheduled = rescheduled || current != *where;
+        journal_.assign(current, std::move(*where));
+      }
     }
     if (!mine) {
-      undo_to(mark);
-      moved.clear();
+      journal_.rollback_to(savepoint);  // the old bookings and placements
+      rescheduled = false;
       return place_around(req, shapes, now);
     }
     return mine;
@@ -427,12 +441,13 @@ class scheduler {
   config_type config_;
   time_type now_;
   std::map<std::uint64_t, entry> accepted_;
-  std::vector<std::uint64_t> waiting_;  ///< accepted, first piece not yet started
-  std::set<std::uint64_t> seen_;
+  std::vector<std::uint64_t> waiting_;           ///< accepted, first piece not yet started
+  std::map<std::uint64_t, std::uint64_t> seen_;  ///< every id submitted, as ranges [first, last]
   std::size_t submitted_ = 0;
   std::size_t rejected_ = 0;
   std::size_t reschedules_ = 0;
-  std::vector<profile_change> journal_;  ///< this call's profile changes (see transaction())
+  metric_sums taken_;  ///< the requests take_finished() handed out
+  journal journal_;    ///< the open call's changes, undone if it throws
 };
 
 }  // namespace leasehold::policy::adaptive

@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "leasehold/availability/journal.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
@@ -145,21 +146,14 @@ class dispatcher {
     if (jobs_.contains(job.id))
       throw invalid_request(
           detail::describe("submit job ", job.id, ": id already queued or running"));
-    const auto position = queue_.emplace(job.walltime, job.id);
-    try {
-      const auto counted = queued_counts_.try_emplace(job.walltime, 0).first;
-      try {
-        jobs_.emplace(job.id, job_state{.walltime = job.walltime, .queued_at = position});
-      } catch (...) {
-        if (counted->second == 0) queued_counts_.erase(counted);
-        throw;
-      }
-      ++counted->second;
-    } catch (...) {
-      queue_.erase(position);
-      throw;
-    }
-    queued_walltime_ += static_cast<double>(job.walltime);
+    journal_.transaction([&] {
+      const auto position = journal_.emplace(queue_, job.walltime, job.id);
+      journal_.save_entry(queued_counts_, job.walltime);
+      ++queued_counts_[job.walltime];
+      journal_.save_entry(jobs_, job.id);  // absent: a rollback erases it
+      jobs_.emplace(job.id, job_state{.walltime = job.walltime, .queued_at = position});
+      journal_.assign(queued_walltime_, queued_walltime_ + static_cast<double>(job.walltime));
+    });
   }
 
   /// The greedy rule: every free worker of every block usable at `now`, in block order then
@@ -219,30 +213,43 @@ class dispatcher {
   /// it has been so for at least idle_release_delay, and no queued job's walltime fits the time
   /// it has left. Blocks the batch system has not started yet are released (cancelled) by the
   /// same rule. Returns the released blocks; the caller gives their time back to the cluster.
+  /// Strong guarantee.
   std::vector<block_type> release_idle(T now) {
-    std::vector<block_type> released;
-    const std::optional<T> shortest =
-        queue_.empty() ? std::nullopt : std::optional<T>(queue_.begin()->first);
-    std::erase_if(blocks_, [&](const block_state& state) {
-      if (state.busy != 0 || now - state.idle_since < config_.idle_release_delay) return false;
-      const T left = state.block.usable.end - std::max(now, state.block.usable.begin);
-      if (shortest && *shortest <= left) return false;
-      released.push_back(state.block);
-      return true;
-    });
+    std::vector<block_type> released = idle_blocks(now);
+    std::erase_if(blocks_, [&](const block_state& state) { return idle(state, now); });
     return released;
   }
 
+  /// The blocks release_idle(now) would release, in id order, without releasing them: a
+  /// caller that gives their time back first can release them last.
+  [[nodiscard]] std::vector<block_type> idle_blocks(T now) const {
+    std::vector<block_type> blocks;
+    for (const block_state& state : blocks_)
+      if (idle(state, now)) blocks.push_back(state.block);
+    return blocks;
+  }
+
   /// Forgets blocks whose usable span has ended by `now` and that run nothing (a job that
-  /// outlives its walltime keeps its block until complete()). Returns them.
+  /// outlives its walltime keeps its block until complete()). Returns them. Strong guarantee.
   std::vector<block_type> retire_expired(T now) {
+    const auto expired = [now](const block_state& state) {
+      return state.busy == 0 && state.block.usable.end <= now;
+    };
     std::vector<block_type> retired;
-    std::erase_if(blocks_, [&](const block_state& state) {
-      if (state.busy != 0 || state.block.usable.end > now) return false;
-      retired.push_back(state.block);
-      return true;
-    });
+    for (const block_state& state : blocks_)
+      if (expired(state)) retired.push_back(state.block);
+    std::erase_if(blocks_, expired);
     return retired;
+  }
+
+  /// Forgets a block that runs no job, as if it had never been added (a batch system that
+  /// cancels a block before it starts; a caller taking back its own add_block). Returns false,
+  /// changing nothing, for an unknown block or one that runs a job.
+  bool withdraw_block(std::uint64_t id) noexcept {
+    const auto found = find_block(id);
+    if (found == blocks_.end() || found->busy != 0) return false;
+    blocks_.erase(found);
+    return true;
   }
 
   /// Worker-ticks the blocks still offer in [now, until), less what running jobs may still use
@@ -325,6 +332,13 @@ class dispatcher {
     T start{};
   };
 
+  // release_idle's rule for one block.
+  [[nodiscard]] bool idle(const block_state& state, T now) const noexcept {
+    if (state.busy != 0 || now - state.idle_since < config_.idle_release_delay) return false;
+    const T left = state.block.usable.end - std::max(now, state.block.usable.begin);
+    return queue_.empty() || queue_.begin()->first > left;
+  }
+
   [[nodiscard]] auto find_block(std::uint64_t id) {
     return std::find_if(blocks_.begin(), blocks_.end(),
                         [id](const block_state& state) { return state.block.id == id; });
@@ -340,6 +354,7 @@ class dispatcher {
   std::map<T, std::size_t> queued_counts_;  ///< queue_ counted by walltime, no zero counts
   std::unordered_map<std::uint64_t, job_state> jobs_;  ///< queued and running
   double queued_walltime_ = 0;                         ///< a sum of walltimes may exceed T
+  journal journal_;  ///< the open call's changes, undone if it throws
 };
 
 }  // namespace leasehold::policy::pilot

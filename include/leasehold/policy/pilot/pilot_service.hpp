@@ -12,6 +12,12 @@
 /// worker start-up time plus its walltime. The capacity type must therefore be a scalar.
 /// Like every leasehold policy it owns no clock: the caller (a simulator, or the embedding
 /// service's periodic planning loop) passes `now`.
+///
+/// Every mutating call gives the strong guarantee: its changes (bookings in the cluster, the
+/// dispatcher's blocks, the block records) go through a leasehold::journal and are undone in
+/// place if it throws. A block that has ended (released early, or retired once its booking ran
+/// out) is kept in history() until take_finished() hands it out, so that a service that takes
+/// them keeps memory and the cost of a call in proportion to its live blocks.
 
 #include <algorithm>
 #include <cmath>
@@ -24,6 +30,7 @@
 
 #include "leasehold/availability/concept.hpp"
 #include "leasehold/availability/free_list.hpp"
+#include "leasehold/availability/journal.hpp"
 #include "leasehold/core/capacity.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
@@ -60,7 +67,7 @@ struct pilot_config {
 /// One block over its life, for reports: what was asked, where the cluster put it, how it ended.
 template <time_value T = std::int64_t>
 struct block_record {
-  /// The block's id: its index in pilot_service::history().
+  /// The block's id: its index in pilot_service::history() until take_finished() is called.
   std::uint64_t id = 0;
   std::size_t round = 0;  ///< the plan() call that requested it (0-based)
   /// Its width in workers.
@@ -130,52 +137,12 @@ class pilot_service {
   /// One planning round at `now`: the queued jobs that the active blocks' remaining capacity does
   /// not cover (shortest first, as the Coaster Service moves jobs to existing blocks) go to the
   /// planner, and each planned block is booked into the cluster at its earliest fit no sooner than
-  /// now + batch_latency. Returns the new blocks. If booking throws, the blocks booked by this call
-  /// are given back and nothing changes.
+  /// now + batch_latency. Returns the new blocks. If anything throws, nothing changes.
   std::vector<block_record<T>> plan(T now) {
     const std::vector<T> uncovered = uncovered_walltimes(now);
     if (uncovered.empty()) return {};
     const block_plan<T> round = planner_.plan(uncovered, dispatcher_.block_count());
-
-    std::vector<block_record<T>> placed;
-    placed.reserve(round.blocks.size());
-    try {
-      for (const planned_block<T>& block : round.blocks) {
-        const T duration = config_.worker_startup + block.walltime;
-        const request<T, capacity_type> ask{.amount = static_cast<capacity_type>(block.workers),
-                                            .duration = duration,
-                                            .window = {now + config_.batch_latency, forever<T>}};
-        const std::optional<T> start = cluster_->earliest_fit(ask);
-        if (!start) continue;  // a bounded backend with no room in its horizon: ask next round
-        const interval<T> span{*start, *start + duration};
-        cluster_->reserve(span, ask.amount);
-        placed.push_back({.id = next_block_id_ + placed.size(),
-                          .round = rounds_,
-                          .workers = block.workers,
-                          .nodes = block.workers / planner_.config().cores_per_node,
-                          .walltime = block.walltime,
-                          .requested_at = now,
-                          .booked = span,
-                          .jobs_planned = block.job_count,
-                          .released_at = std::nullopt});
-      }
-      history_.reserve(history_.size() + placed.size());
-    } catch (...) {
-      for (const block_record<T>& record : placed)
-        cluster_->release(record.booked, static_cast<capacity_type>(record.workers));
-      throw;
-    }
-    for (const block_record<T>& record : placed) {
-      dispatcher_.add_block(
-          {.id = record.id,
-           .usable = {record.booked.begin + config_.worker_startup, record.booked.end},
-           .workers = record.workers},
-          now);
-      history_.push_back(record);
-    }
-    next_block_id_ += placed.size();
-    ++rounds_;
-    return placed;
+    return journal_.transaction([&] { return book_round(round, now); });
   }
 
   /// Puts queued jobs on free workers (dispatcher::dispatch); returns what started.
@@ -185,21 +152,53 @@ class pilot_service {
   void complete(std::uint64_t job, T now) { dispatcher_.complete(job, now); }
 
   /// Releases idle blocks (dispatcher::release_idle) and gives their unused time from `now` on
-  /// back to the cluster. Returns their records, with released_at set.
+  /// back to the cluster. Returns their records, with released_at set. They have ended: see
+  /// take_finished(). If anything throws, nothing changes.
   std::vector<block_record<T>> release_idle(T now) {
-    std::vector<block_record<T>> released;
-    for (const worker_block<T>& block : dispatcher_.release_idle(now)) {
-      block_record<T>& record = history_[static_cast<std::size_t>(block.id)];
-      const interval<T> unused{std::max(now, record.booked.begin), record.booked.end};
-      if (!unused.empty()) cluster_->release(unused, static_cast<capacity_type>(record.workers));
-      record.released_at = std::max(now, record.booked.begin);
-      released.push_back(record);
-    }
-    return released;
+    return journal_.transaction([&] {
+      const std::vector<worker_block<T>> idle = dispatcher_.idle_blocks(now);
+      std::vector<block_record<T>> released;
+      released.reserve(idle.size());
+      for (const worker_block<T>& block : idle) {
+        block_record<T>& record = *find_record(block.id);
+        const interval<T> unused{std::max(now, record.booked.begin), record.booked.end};
+        if (!unused.empty())
+          journal_.release(*cluster_, unused, static_cast<capacity_type>(record.workers));
+        journal_.assign(record.released_at, std::optional<T>(std::max(now, record.booked.begin)));
+        journal_.push_back(finished_, block.id);
+        released.push_back(record);
+      }
+      (void)dispatcher_.release_idle(now);  // the same blocks; last, with its own guarantee
+      return released;
+    });
   }
 
-  /// Forgets blocks that ended by `now` (their booking simply runs out in the cluster).
-  std::size_t retire_expired(T now) { return dispatcher_.retire_expired(now).size(); }
+  /// Forgets blocks that ended by `now` (their booking simply runs out in the cluster). They
+  /// have ended: see take_finished(). Returns how many. If it throws, nothing changes.
+  std::size_t retire_expired(T now) {
+    finished_.reserve(finished_.size() + dispatcher_.block_count());
+    const std::vector<worker_block<T>> retired = dispatcher_.retire_expired(now);
+    for (const worker_block<T>& block : retired) finished_.push_back(block.id);  // room made
+    return retired.size();
+  }
+
+  /// Hands out the blocks that have ended (released by release_idle(), or retired by
+  /// retire_expired()), in id order, and forgets them: history() no longer holds them. Until it
+  /// is called they stay in history(), so a caller that never calls it sees every block there,
+  /// a block's id its index. Strong guarantee.
+  std::vector<block_record<T>> take_finished() {
+    std::vector<std::uint64_t> ids = finished_;
+    std::sort(ids.begin(), ids.end());
+    std::vector<block_record<T>> taken;
+    taken.reserve(ids.size());
+    for (const std::uint64_t id : ids) taken.push_back(*find_record(id));
+    // Nothing below throws: block_record moves without throwing.
+    std::erase_if(history_, [&ids](const block_record<T>& record) {
+      return std::binary_search(ids.begin(), ids.end(), record.id);
+    });
+    finished_.clear();
+    return taken;
+  }
 
   /// The block planner, read-only.
   [[nodiscard]] const block_planner<T>& planner() const noexcept { return planner_; }
@@ -207,8 +206,11 @@ class pilot_service {
   [[nodiscard]] const dispatcher<T>& job_dispatcher() const noexcept { return dispatcher_; }
   /// Its configuration.
   [[nodiscard]] const pilot_config<T>& config() const noexcept { return config_; }
-  /// Every block requested so far, in request order; a block's id is its index here.
+  /// Every block requested so far and not handed out by take_finished(), in request (id)
+  /// order; until take_finished() is first called, a block's id is its index here.
   [[nodiscard]] const std::vector<block_record<T>>& history() const noexcept { return history_; }
+  /// How many blocks have ended and wait for take_finished().
+  [[nodiscard]] std::size_t finished_count() const noexcept { return finished_.size(); }
   /// How many plan() rounds ran.
   [[nodiscard]] std::size_t rounds() const noexcept { return rounds_; }
 
@@ -224,6 +226,55 @@ class pilot_service {
                                              blocks.cores_per_node, " cores"));
     blocks.max_nodes = std::min(blocks.max_nodes, cluster_nodes);
     return blocks;
+  }
+
+  /// plan() after the planning round, inside a transaction: each block booked at its earliest
+  /// fit, added to the dispatcher and recorded.
+  std::vector<block_record<T>> book_round(const block_plan<T>& round, T now) {
+    std::vector<block_record<T>> placed;
+    placed.reserve(round.blocks.size());
+    for (const planned_block<T>& block : round.blocks) {
+      const T duration = config_.worker_startup + block.walltime;
+      const request<T, capacity_type> ask{.amount = static_cast<capacity_type>(block.workers),
+                                          .duration = duration,
+                                          .window = {now + config_.batch_latency, forever<T>}};
+      const std::optional<T> start = cluster_->earliest_fit(ask);
+      if (!start) continue;  // a bounded backend with no room in its horizon: ask next round
+      const interval<T> span{*start, *start + duration};
+      journal_.reserve(*cluster_, span, ask.amount);
+      placed.push_back({.id = next_block_id_ + placed.size(),
+                        .round = rounds_,
+                        .workers = block.workers,
+                        .nodes = block.workers / planner_.config().cores_per_node,
+                        .walltime = block.walltime,
+                        .requested_at = now,
+                        .booked = span,
+                        .jobs_planned = block.job_count,
+                        .released_at = std::nullopt});
+    }
+    for (const block_record<T>& record : placed) {
+      journal_.apply(
+          [&] {
+            dispatcher_.add_block(
+                {.id = record.id,
+                 .usable = {record.booked.begin + config_.worker_startup, record.booked.end},
+                 .workers = record.workers},
+                now);
+          },
+          [this, id = record.id]() noexcept { (void)dispatcher_.withdraw_block(id); });
+      journal_.push_back(history_, record);
+    }
+    journal_.assign(next_block_id_, next_block_id_ + placed.size());
+    journal_.assign(rounds_, rounds_ + 1);
+    return placed;
+  }
+
+  /// The record of a block in history_, which is in id order.
+  [[nodiscard]] block_record<T>* find_record(std::uint64_t id) {
+    const auto it = std::lower_bound(
+        history_.begin(), history_.end(), id,
+        [](const block_record<T>& record, std::uint64_t key) { return record.id < key; });
+    return it == history_.end() || it->id != id ? nullptr : &*it;
   }
 
   /// The walltimes of the queued jobs the active blocks cannot cover: walking the queue from the
@@ -277,7 +328,9 @@ class pilot_service {
   pilot_config<T> config_;
   block_planner<T> planner_;
   dispatcher<T> dispatcher_;
-  std::vector<block_record<T>> history_;
+  std::vector<block_record<T>> history_;  ///< in id order; ended blocks until taken
+  std::vector<std::uint64_t> finished_;   ///< ids of ended blocks not yet taken
+  journal journal_;                       ///< the open call's changes, undone if it throws
   std::uint64_t next_block_id_ = 0;
   std::size_t rounds_ = 0;
 };
