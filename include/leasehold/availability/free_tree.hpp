@@ -84,6 +84,7 @@
 
 #include "leasehold/availability/detail/block_view.hpp"
 #include "leasehold/availability/detail/boundary_splits.hpp"
+#include "leasehold/availability/detail/fit_corners.hpp"
 #include "leasehold/availability/detail/node_pool.hpp"
 #include "leasehold/availability/detail/profile_types.hpp"
 #include "leasehold/availability/detail/resize.hpp"
@@ -113,6 +114,11 @@ class free_tree : public detail::profile_types<T, C> {
   /// once the pools' slack is counted; a sparser one searched slower (docs/performance.md).
   static constexpr std::uint64_t summary_spacing = 16;
   static constexpr std::uint32_t summary_priority = std::uint32_t{1} << 31;
+  using corners_type = detail::fit_corners<C>;
+  /// Whether every node keeps fit corners (detail/fit_corners.hpp): resources<N, V>, N <= 4.
+  static constexpr bool joint = corners_type::enabled;
+  /// Whether the tree has summaries that updates keep and searches prune with (see review_mode).
+  static constexpr bool keeps_summaries = level_count > 0 || joint;
 
  public:
   /// A profile of `total` capacity, all of it free from `origin` to forever. Throws
@@ -120,7 +126,7 @@ class free_tree : public detail::profile_types<T, C> {
   explicit free_tree(C total, T origin = 0) : total_(total) {
     detail::check_profile("free_tree", total, origin);
     derive_from_total();
-    review_.maintained = level_count > 0;
+    review_.maintained = keeps_summaries;
     root_ = make_node(origin, total);
     count_ = 1;
   }
@@ -132,6 +138,7 @@ class free_tree : public detail::profile_types<T, C> {
         thresholds_(other.thresholds_),
         level_ranks_(other.level_ranks_),
         levels_used_(other.levels_used_),
+        corner_scale_(other.corner_scale_),
         random_(other.random_),
         review_(other.review_) {
     pool_.reserve_nodes(other.count_);  // the only steps that can throw
@@ -146,6 +153,7 @@ class free_tree : public detail::profile_types<T, C> {
         thresholds_(other.thresholds_),
         level_ranks_(other.level_ranks_),
         levels_used_(other.levels_used_),
+        corner_scale_(other.corner_scale_),
         random_(other.random_),
         review_(other.review_),
         pool_(std::move(other.pool_)),
@@ -169,6 +177,7 @@ class free_tree : public detail::profile_types<T, C> {
     swap(thresholds_, other.thresholds_);
     swap(level_ranks_, other.level_ranks_);
     swap(levels_used_, other.levels_used_);
+    swap(corner_scale_, other.corner_scale_);
     swap(random_, other.random_);
     swap(review_, other.review_);
     pool_.swap(other.pool_);
@@ -208,12 +217,16 @@ class free_tree : public detail::profile_types<T, C> {
   [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin());
     if (starts.empty()) return std::nullopt;
-    const std::optional<std::size_t> level = level_for(r.amount);
     review_.searches.add(1);
+    if constexpr (joint) {
+      if (review_.maintained) return corner_fit(r, starts.first, starts.last);
+    }
+    const std::optional<std::size_t> level = level_for(r.amount);
     if (!level || !review_.maintained) {
       std::uint64_t jumps = 0;
       const auto start = fit_within(r, {starts.first, forever<T>}, starts.last, jumps, true);
-      if (level) review_.level_jumps.add(jumps);  // what summaries at `level` might have saved
+      // What summaries at `level`, or fit corners, might have saved.
+      if (level || joint) review_.level_jumps.add(jumps);
       return start;
     }
     T from = starts.first;
@@ -478,6 +491,9 @@ class free_tree : public detail::profile_types<T, C> {
     // only the entries of the subtree's mixed thresholds, those in (low, high], are kept up to
     // date; read them through runs_at().
     runs_block* runs = nullptr;
+    // The subtree's fit corners (resources<N, V>, N <= 4; empty otherwise), kept like the run
+    // summaries only while they are maintained.
+    [[no_unique_address]] corners_type corners{};
   };
 
   /// What follows from the total: the thresholds of the run summaries and whether updates may
@@ -485,6 +501,7 @@ class free_tree : public detail::profile_types<T, C> {
   /// of 128 units give 25 distinct ones): equal thresholds have equal runs, so each value is
   /// kept once, at the rank of its highest level, and every update and search skips the copies.
   void derive_from_total() noexcept {
+    corner_scale_ = typename corners_type::scale(total_);
     thresholds_ = {};
     level_ranks_ = {};
     review_.shifts_allowed = true;
@@ -650,6 +667,58 @@ class free_tree : public detail::profile_types<T, C> {
       return false;
     }
   };
+
+  /// run_seeker's walk (no run summaries read) for a vector, where a subtree whose fit corners
+  /// rule the amount out is passed like one where no block fits: it closes the stretch at its
+  /// first block. Exact for the same reason as the scalar walk: every stretch it returns is made
+  /// of blocks judged by the amount itself, and a subtree is passed whole only when all its
+  /// blocks fit (low) or none can (the corners never rule out a block that fits). `prunes`
+  /// counts the subtrees passed by their corners that the element-wise maximum would have
+  /// entered (review_mode weighs them).
+  struct corner_seeker : run_seeker {
+    typename corners_type::quantised need;
+    [[nodiscard]] bool none_fits(const node& n) const noexcept {
+      return !fits(this->amount, n.high) || !n.corners.may_fit(need);
+    }
+    [[nodiscard]] bool may_hit(const node& n, const C&) const noexcept {
+      if (this->open == runs_type::none && n.first > this->last) return true;
+      if (fits(this->amount, n.low)) return this->length == 0;
+      if (none_fits(n))
+        return this->length == 0 ||
+               (this->open != runs_type::none && this->closes_long_run(this->open, n.first));
+      return true;
+    }
+    void skip(const node& n, const C&) noexcept {
+      if (fits(this->amount, n.low)) {
+        if (this->open == runs_type::none) this->open = n.first;
+        return;
+      }
+      if (fits(this->amount, n.high)) ++this->prunes;  // only the corners ruled it out
+      if (this->open != runs_type::none) ++this->closes;
+      this->open = runs_type::none;
+    }
+  };
+
+  /// earliest_fit while the fit corners are maintained (no shift is pending): the first start
+  /// if one survey says it holds, else one walk from the block in force there.
+  [[nodiscard]] std::optional<T> corner_fit(const request<T, C>& r, T first, T last) const {
+    const span_survey at_first = survey_min({first, static_cast<T>(first + r.duration)});
+    if (fits(r.amount, at_first.folded)) return first;
+    corner_seeker stretch{{.level = 0,  // no run summaries are read
+                           .clamp = first,
+                           .length = static_cast<length_type>(r.duration),
+                           .component = 0,
+                           .threshold = component_type{},
+                           .amount = r.amount,
+                           .last = last,
+                           .use_summaries = false},
+                          corner_scale_.of(r.amount)};
+    const node* hit = seek_in<false>(root_, at_first.ends[0].first->begin, stretch, C{});
+    review_.prunes.add(stretch.prunes);
+    const std::optional<interval<T>> found = stretch.result(hit);
+    if (!found || found->begin > last) return std::nullopt;
+    return found->begin;
+  }
 
   /// Only asked with thresholds to prune with; the divisor is never 0, so that the instantiation
   /// without thresholds (LevelsPerComponent = 0) compiles without a division by zero.
@@ -1386,6 +1455,14 @@ class free_tree : public detail::profile_types<T, C> {
     }
     n->low = low;
     n->high = high;
+    if constexpr (joint) {
+      if (review_.maintained) {
+        corners_type corners = corners_type::block(corner_scale_.of(n->free));
+        if (l != nullptr) corners.join(l->corners);
+        if (r != nullptr) corners.join(r->corners);
+        n->corners = corners;
+      }
+    }
     if (n->runs == nullptr || !review_.maintained) return;
     // Only the mixed levels (see runs_at): none for a leaf, few for a small subtree. Storing
     // the trivial levels too (so that a join need not test its children's level kinds) measured
@@ -1613,6 +1690,8 @@ class free_tree : public detail::profile_types<T, C> {
     recompute(&expected);
     if (expected.first != n->first || expected.low != n->low || expected.high != n->high)
       throw invariant_violation(detail::describe("free_tree: stale summary at ", n->begin));
+    if (review_.maintained && !(expected.corners == n->corners))
+      throw invariant_violation(detail::describe("free_tree: stale fit corners at ", n->begin));
     if (n->runs == nullptr || !review_.maintained) return;  // nothing stored to check
     for_each_level([&](std::size_t level) {
       if (runs_at(expected, level) != runs_at(*n, level))
@@ -1685,7 +1764,7 @@ class free_tree : public detail::profile_types<T, C> {
     const std::uint64_t searches = review_.searches.take();
     const std::uint64_t prunes = review_.prunes.take();
     const std::uint64_t jumps = review_.level_jumps.take();
-    if (level_count == 0 || searches < min_searches) return;
+    if (!keeps_summaries || searches < min_searches) return;
     if (review_.maintained && prunes * 4 < searches) {
       review_.maintained = false;  // the stored summaries go stale from here on; nothing reads them
     } else if (!review_.maintained && jumps >= 4 * searches) {
@@ -1742,6 +1821,7 @@ class free_tree : public detail::profile_types<T, C> {
   std::array<component_type, level_count> thresholds_{};  ///< per component, increasing
   std::array<std::uint8_t, level_count> level_ranks_{};   ///< a threshold's highest level index
   std::array<std::uint8_t, components::count> levels_used_{};
+  typename corners_type::scale corner_scale_{total_};  ///< how corners round, from the total
   std::uint64_t random_ = 0x9E3779B97F4A7C15ULL;
   /// The tree's mode and what the searches reported since the last review (review_mode).
   struct mode_review {
