@@ -73,6 +73,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -114,7 +115,7 @@ class free_tree : public detail::profile_types<T, C> {
   /// once the pools' slack is counted; a sparser one searched slower (docs/performance.md).
   static constexpr std::uint64_t summary_spacing = 16;
   static constexpr std::uint32_t summary_priority = std::uint32_t{1} << 31;
-  using corners_type = detail::fit_corners<C>;
+  using corners_type = detail::fit_corners<T, C>;
   /// Whether every node keeps fit corners (detail/fit_corners.hpp): resources<N, V>, N <= 4.
   static constexpr bool joint = corners_type::enabled;
   /// Whether the tree has summaries that updates keep and searches prune with (see review_mode).
@@ -285,7 +286,7 @@ class free_tree : public detail::profile_types<T, C> {
     }
     change_over(
         span, C{} - amount, [&amount](C& free) noexcept { free -= amount; }, looked.ends);
-    note_update();
+    note_update(span);
   }
 
   /// Gives back `amount` over `span`, the reverse of reserve. Throws invalid_request as reserve
@@ -308,7 +309,7 @@ class free_tree : public detail::profile_types<T, C> {
     }
     change_over(
         span, amount, [&amount](C& free) noexcept { free += amount; }, looked.ends);
-    note_update();
+    note_update(span);
   }
 
   /// Forgets every block that ends by t and cuts the one in force at t.
@@ -668,17 +669,32 @@ class free_tree : public detail::profile_types<T, C> {
     }
   };
 
-  /// run_seeker's walk (no run summaries read) for a vector, where a subtree whose fit corners
-  /// rule the amount out is passed like one where no block fits: it closes the stretch at its
-  /// first block. Exact for the same reason as the scalar walk: every stretch it returns is made
-  /// of blocks judged by the amount itself, and a subtree is passed whole only when all its
-  /// blocks fit (low) or none can (the corners never rule out a block that fits). `prunes`
-  /// counts the subtrees passed by their corners that the element-wise maximum would have
-  /// entered (review_mode weighs them).
+  /// run_seeker's walk (no run summaries read) for a vector, which passes a subtree by its fit
+  /// corners (detail/fit_corners.hpp) where they settle it: when no block in it can fit the
+  /// amount (the stretch closes at its first block), and when every run of blocks that fit
+  /// inside it is one block shorter than the duration (the stretch in progress ends at its
+  /// first block or the one after, and the one that leaves it, if any, starts at its last
+  /// block). Exact for the same reason as the scalar walk: the corners never rule out a run that
+  /// fits, blocks are judged by the amount itself, and the edge blocks' rounded values decide
+  /// only where they are exact (a total of at most 255 per component, or a value below the
+  /// amount's rounding); elsewhere the walk goes in. `prunes` counts the subtrees passed by
+  /// their corners that low and high would have entered (review_mode weighs them).
   struct corner_seeker : run_seeker {
     typename corners_type::quantised need;
+    std::size_t band;  // the length band of the duration
+    bool exact;        // rounded values compare as the true ones (corner_scale_.exact())
+
     [[nodiscard]] bool none_fits(const node& n) const noexcept {
-      return !fits(this->amount, n.high) || !n.corners.may_fit(need);
+      const corners_type& k = n.corners;
+      return !fits(this->amount, n.high) ||
+             (!k.single_may_fit(need, 0) && !corners_type::reaches(k.last_free, need));
+    }
+    // Every run that fits inside n's subtree is a single block shorter than the duration, and the
+    // subtree holds two blocks or more.
+    [[nodiscard]] bool only_short(const node& n) const noexcept {
+      const corners_type& k = n.corners;
+      return k.first_end != corners_type::none && !k.pairs.may_fit(need) &&
+             !k.single_may_fit(need, band);
     }
     [[nodiscard]] bool may_hit(const node& n, const C&) const noexcept {
       if (this->open == runs_type::none && n.first > this->last) return true;
@@ -686,16 +702,26 @@ class free_tree : public detail::profile_types<T, C> {
       if (none_fits(n))
         return this->length == 0 ||
                (this->open != runs_type::none && this->closes_long_run(this->open, n.first));
-      return true;
+      if (this->length == 0 || !only_short(n)) return true;
+      const corners_type& k = n.corners;
+      // The first block may extend the stretch in progress, to where it ends.
+      if (this->open != runs_type::none &&
+          this->closes_long_run(this->open,
+                                corners_type::reaches(k.first_free, need) ? k.first_end : n.first))
+        return true;
+      // Where the stretch that leaves it starts must be known exactly.
+      return !exact && corners_type::reaches(k.last_free, need);
     }
     void skip(const node& n, const C&) noexcept {
       if (fits(this->amount, n.low)) {
         if (this->open == runs_type::none) this->open = n.first;
         return;
       }
-      if (fits(this->amount, n.high)) ++this->prunes;  // only the corners ruled it out
       if (this->open != runs_type::none) ++this->closes;
-      this->open = runs_type::none;
+      if (fits(this->amount, n.high)) ++this->prunes;  // only the corners passed it
+      const corners_type& k = n.corners;
+      this->open = !none_fits(n) && corners_type::reaches(k.last_free, need) ? k.last_begin
+                                                                             : runs_type::none;
     }
   };
 
@@ -712,7 +738,9 @@ class free_tree : public detail::profile_types<T, C> {
                            .amount = r.amount,
                            .last = last,
                            .use_summaries = false},
-                          corner_scale_.of(r.amount)};
+                          corner_scale_.of(r.amount),
+                          corners_type::band_of(r.duration, review_.length_base),
+                          corner_scale_.exact()};
     const node* hit = seek_in<false>(root_, at_first.ends[0].first->begin, stretch, C{});
     review_.prunes.add(stretch.prunes);
     const std::optional<interval<T>> found = stretch.result(hit);
@@ -1457,10 +1485,10 @@ class free_tree : public detail::profile_types<T, C> {
     n->high = high;
     if constexpr (joint) {
       if (review_.maintained) {
-        corners_type corners = corners_type::block(corner_scale_.of(n->free));
-        if (l != nullptr) corners.join(l->corners);
-        if (r != nullptr) corners.join(r->corners);
-        n->corners = corners;
+        n->corners =
+            corners_type::join(l != nullptr ? &l->corners : nullptr, corner_scale_.of(n->free),
+                               n->begin, r != nullptr ? &r->corners : nullptr,
+                               r != nullptr ? r->first : n->begin, review_.length_base);
       }
     }
     if (n->runs == nullptr || !review_.maintained) return;
@@ -1747,10 +1775,40 @@ class free_tree : public detail::profile_types<T, C> {
   static constexpr std::uint32_t review_period = 1024;
   static constexpr std::uint64_t min_searches = 64;
 
-  void note_update() noexcept {
+  void note_update(interval<T> span) noexcept {
+    if constexpr (joint) {
+      const auto length =
+          static_cast<std::make_unsigned_t<T>>(static_cast<std::make_unsigned_t<T>>(span.end) -
+                                               static_cast<std::make_unsigned_t<T>>(span.begin));
+      review_.length_widths += static_cast<std::uint64_t>(std::bit_width(length));
+      ++review_.lengths;
+      // The first base soon, while the tree is small; later ones at the reviews.
+      if (review_.lengths == (review_.length_base == 0 ? first_length_review : review_period))
+        review_length_base();
+    }
     if (++review_.updates < review_period) return;
     review_.updates = 0;
     review_mode();
+  }
+
+  /// The fit corners sort blocks into length bands at base, 2 base and 4 base (see
+  /// detail/fit_corners.hpp); the bands prune best around the durations of the requests, which
+  /// the lengths booked and released follow. So the base becomes 2^(w - 2), w the mean bit
+  /// width of the lengths updated (so the bands' limits are 2^(w - 2) to 2^(w + 1), around a
+  /// geometric mean), after the first first_length_review updates and then at every review when
+  /// it is off by a factor of four or more; the corners are then recomputed (O(n), while they
+  /// are maintained). A workload whose lengths keep their scale sets it once. On the append
+  /// workload limits of 2^(w - 3) to 2^w, or four bands, pruned measurably worse.
+  static constexpr std::uint32_t first_length_review = 64;
+  void review_length_base() noexcept {
+    const std::uint64_t mean_width = review_.length_widths / review_.lengths;
+    review_.length_widths = 0;
+    review_.lengths = 0;
+    const T base = mean_width <= 3 ? T{1} : static_cast<T>(T{1} << (mean_width - 2));
+    const T old = review_.length_base;
+    if (old != 0 && base / 4 < old && old / 4 < base) return;
+    review_.length_base = base;
+    if (review_.maintained) rebuild(root_);
   }
 
   /// Drops the summaries when the searches pruned with them less than once in four (their
@@ -1825,12 +1883,15 @@ class free_tree : public detail::profile_types<T, C> {
   std::uint64_t random_ = 0x9E3779B97F4A7C15ULL;
   /// The tree's mode and what the searches reported since the last review (review_mode).
   struct mode_review {
-    bool maintained = false;     // the run summaries are up to date, no shift is pending
-    bool shifts_allowed = true;  // updates may leave pending shifts when not maintained
-    std::uint32_t updates = 0;   // reserves and releases since the last review
-    search_tally searches;       // earliest_fit calls
-    search_tally prunes;         // subtrees they skipped by stored run summaries
-    search_tally level_jumps;    // run-to-run jumps of those that had a level but no summaries
+    bool maintained = false;          // the run summaries are up to date, no shift is pending
+    bool shifts_allowed = true;       // updates may leave pending shifts when not maintained
+    std::uint32_t updates = 0;        // reserves and releases since the last review
+    search_tally searches;            // earliest_fit calls
+    search_tally prunes;              // subtrees they skipped by stored run summaries
+    search_tally level_jumps;         // run-to-run jumps of those that had a level but no summaries
+    T length_base = 0;                // the fit corners' length bands (review_length_base)
+    std::uint64_t length_widths = 0;  // bit widths of the lengths updated since the last review
+    std::uint32_t lengths = 0;        // how many
   };
   mode_review review_;
   detail::node_pool<node> pool_;             ///< declared before root_: outlives the tree
