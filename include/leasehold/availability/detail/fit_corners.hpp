@@ -12,9 +12,10 @@
 // fits c" still has the search visit each of them, and their number grows with the depth of
 // the schedule. So the summary says three things, each as a set of corners:
 //
-// - `singles`: for the blocks whose length the stretch knows (all but its last), by length
-//   band, an upper bound on their free vectors. A run of length d made of one block needs a
-//   block of length at least d that fits c, which lies in a band at or above d's.
+// - `singles`: for the blocks whose length the stretch knows (all but its last), for each
+//   length band, an upper bound on the free vectors of the blocks in that band or above. A run
+//   of length d made of one block needs a block of length at least d that fits c, which lies
+//   in a band at or above d's.
 // - `pairs`: for every two neighbouring blocks of the stretch, an upper bound on their
 //   element-wise minimum. A run made of two blocks or more holds such a pair that fits c.
 // - the first and the last block (free vector, rounded; where the first ends, where the last
@@ -196,13 +197,13 @@ requires(N >= 2 && N <= 4) struct fit_corners<T, resources<N, V>> {
     if (left != nullptr) {
       c.singles = left->singles;
       c.pairs = left->pairs;
-      c.singles[band_of(static_cast<T>(begin - left->last_begin), base)].add(left->last_free);
+      c.add_single(left->last_free, static_cast<T>(begin - left->last_begin), base);
       c.pairs.add(lower(left->last_free, q));
       c.first_free = left->first_free;
       c.first_end = left->first_end != none ? left->first_end : begin;
     }
     if (right != nullptr) {
-      c.singles[band_of(static_cast<T>(right_first - begin), base)].add(q);
+      c.add_single(q, static_cast<T>(right_first - begin), base);
       c.pairs.add(lower(q, right->first_free));
       for (std::size_t b = 0; b < bands; ++b) c.singles[b].join(right->singles[b]);
       c.pairs.join(right->pairs);
@@ -213,11 +214,15 @@ requires(N >= 2 && N <= 4) struct fit_corners<T, resources<N, V>> {
     return c;
   }
 
-  // Whether some block but the last, in band `from_band` or above, may fit `need`.
+  // Whether some block but the last, of a length in band `from_band` or above, may fit `need`.
   [[nodiscard]] bool single_may_fit(const quantised& need, std::size_t from_band) const noexcept {
-    for (std::size_t b = from_band; b < bands; ++b)
-      if (singles[b].may_fit(need)) return true;
-    return false;
+    return singles[from_band].may_fit(need);
+  }
+
+  // singles[b] holds the blocks of band b and above, so that a search reads one box set.
+  void add_single(const quantised& q, T length, T base) noexcept {
+    const std::size_t band = band_of(length, base);
+    for (std::size_t b = 0; b <= band; ++b) singles[b].add(q);
   }
 
   friend constexpr bool operator==(const fit_corners&, const fit_corners&) = default;
