@@ -22,7 +22,12 @@
 /// between theta and c from making a run that fails at c, which deep schedules made common. A
 /// scalar search with no summaries to read is that walk alone, which is then exact. For
 /// resources<N, V> the default is no thresholds (see detail::default_run_levels for the
-/// measurement behind that).
+/// measurement behind that). Instead, for 2 to 4 components, every node keeps fit corners
+/// (detail/fit_corners.hpp), upper bounds on its subtree's free vectors by the order of their
+/// components, by length band, and over neighbouring pairs, that say where no run of blocks
+/// fitting c can be d long; earliest_fit is then one walk judged by c that passes such subtrees
+/// (corner_seeker). They are summaries like the run summaries: kept only in the maintained
+/// mode below, reviewed by the same rule, and recomputed with a node, never allocated.
 ///
 /// Costs, with n blocks, k blocks in a span and m the long stretches tried: free_at O(log n),
 /// min_free O(log n), reserve and release O(log n + k) node updates, earliest_fit
@@ -65,7 +70,8 @@
 /// updated, keeps its mode. Answers never depend on the mode, only their cost does.
 ///
 /// The third template parameter is the number of thresholds per capacity component (0 turns
-/// the run pruning off, which the benchmarks compare: a scalar then walks, a vector jumps).
+/// the run pruning off, which the benchmarks compare: a scalar then walks, a vector with fit
+/// corners walks with them, another vector jumps).
 ///
 /// compact() lays a long-lived tree out afresh, as a copy is (its nodes in descent order in one
 /// chunk): O(n), and only when its owner calls it.
