@@ -816,12 +816,13 @@ const bool registered = [] {
                  {10'000, 100'000, 1'000'000});
   register_append_build<unbounded<leasehold::free_list<tick, units>>>("free_list",
                                                                       {10'000, 100'000});
-  // resources<4>: free_tree prunes nothing by default; with 4 thresholds it prunes per
-  // component.
+  // resources<4>: free_tree prunes with its fit corners by default; with 4 thresholds it also
+  // keeps run summaries per component.
   register_append<unbounded<leasehold::free_tree<tick, vector4>>>("free_tree_vec4",
-                                                                  {10'000, 100'000});
+                                                                  {1'000, 10'000, 100'000});
   register_append<unbounded<leasehold::free_tree<tick, vector4, 4>>>("free_tree_vec4_4", {10'000});
-  register_append<unbounded<leasehold::free_list<tick, vector4>>>("free_list_vec4", {10'000});
+  register_append<unbounded<leasehold::free_list<tick, vector4>>>("free_list_vec4",
+                                                                  {1'000, 10'000, 100'000});
   // resources<4> churn: every component of an amount uniform in [1, 128], 3 N units each.
   register_churn<unbounded<leasehold::free_tree<tick, vector4>>>("free_tree_vec4", {1'000, 10'000});
   register_churn<unbounded<leasehold::free_list<tick, vector4>>>("free_list_vec4", {1'000, 10'000});

@@ -22,7 +22,12 @@
 /// between theta and c from making a run that fails at c, which deep schedules made common. A
 /// scalar search with no summaries to read is that walk alone, which is then exact. For
 /// resources<N, V> the default is no thresholds (see detail::default_run_levels for the
-/// measurement behind that).
+/// measurement behind that). Instead, for 2 to 4 components, every node keeps fit corners
+/// (detail/fit_corners.hpp), upper bounds on its subtree's free vectors by the order of their
+/// components, by length band, and over neighbouring pairs, that say where no run of blocks
+/// fitting c can be d long; earliest_fit is then one walk judged by c that passes such subtrees
+/// (corner_seeker). They are summaries like the run summaries: kept only in the maintained
+/// mode below, reviewed by the same rule, and recomputed with a node, never allocated.
 ///
 /// Costs, with n blocks, k blocks in a span and m the long stretches tried: free_at O(log n),
 /// min_free O(log n), reserve and release O(log n + k) node updates, earliest_fit
@@ -65,7 +70,8 @@
 /// updated, keeps its mode. Answers never depend on the mode, only their cost does.
 ///
 /// The third template parameter is the number of thresholds per capacity component (0 turns
-/// the run pruning off, which the benchmarks compare: a scalar then walks, a vector jumps).
+/// the run pruning off, which the benchmarks compare: a scalar then walks, a vector with fit
+/// corners walks with them, another vector jumps).
 ///
 /// compact() lays a long-lived tree out afresh, as a copy is (its nodes in descent order in one
 /// chunk): O(n), and only when its owner calls it.
@@ -73,6 +79,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -84,6 +91,7 @@
 
 #include "leasehold/availability/detail/block_view.hpp"
 #include "leasehold/availability/detail/boundary_splits.hpp"
+#include "leasehold/availability/detail/fit_corners.hpp"
 #include "leasehold/availability/detail/node_pool.hpp"
 #include "leasehold/availability/detail/profile_types.hpp"
 #include "leasehold/availability/detail/resize.hpp"
@@ -113,6 +121,11 @@ class free_tree : public detail::profile_types<T, C> {
   /// once the pools' slack is counted; a sparser one searched slower (docs/performance.md).
   static constexpr std::uint64_t summary_spacing = 16;
   static constexpr std::uint32_t summary_priority = std::uint32_t{1} << 31;
+  using corners_type = detail::fit_corners<T, C>;
+  /// Whether every node keeps fit corners (detail/fit_corners.hpp): resources<N, V>, N <= 4.
+  static constexpr bool joint = corners_type::enabled;
+  /// Whether the tree has summaries that updates keep and searches prune with (see review_mode).
+  static constexpr bool keeps_summaries = level_count > 0 || joint;
 
  public:
   /// A profile of `total` capacity, all of it free from `origin` to forever. Throws
@@ -120,7 +133,7 @@ class free_tree : public detail::profile_types<T, C> {
   explicit free_tree(C total, T origin = 0) : total_(total) {
     detail::check_profile("free_tree", total, origin);
     derive_from_total();
-    review_.maintained = level_count > 0;
+    review_.maintained = keeps_summaries;
     root_ = make_node(origin, total);
     count_ = 1;
   }
@@ -132,6 +145,7 @@ class free_tree : public detail::profile_types<T, C> {
         thresholds_(other.thresholds_),
         level_ranks_(other.level_ranks_),
         levels_used_(other.levels_used_),
+        corner_scale_(other.corner_scale_),
         random_(other.random_),
         review_(other.review_) {
     pool_.reserve_nodes(other.count_);  // the only steps that can throw
@@ -146,6 +160,7 @@ class free_tree : public detail::profile_types<T, C> {
         thresholds_(other.thresholds_),
         level_ranks_(other.level_ranks_),
         levels_used_(other.levels_used_),
+        corner_scale_(other.corner_scale_),
         random_(other.random_),
         review_(other.review_),
         pool_(std::move(other.pool_)),
@@ -169,6 +184,7 @@ class free_tree : public detail::profile_types<T, C> {
     swap(thresholds_, other.thresholds_);
     swap(level_ranks_, other.level_ranks_);
     swap(levels_used_, other.levels_used_);
+    swap(corner_scale_, other.corner_scale_);
     swap(random_, other.random_);
     swap(review_, other.review_);
     pool_.swap(other.pool_);
@@ -208,12 +224,16 @@ class free_tree : public detail::profile_types<T, C> {
   [[nodiscard]] std::optional<T> earliest_fit(const request<T, C>& r) const {
     const auto starts = detail::check_request(r, total_, origin());
     if (starts.empty()) return std::nullopt;
-    const std::optional<std::size_t> level = level_for(r.amount);
     review_.searches.add(1);
+    if constexpr (joint) {
+      if (review_.maintained) return corner_fit(r, starts.first, starts.last);
+    }
+    const std::optional<std::size_t> level = level_for(r.amount);
     if (!level || !review_.maintained) {
       std::uint64_t jumps = 0;
       const auto start = fit_within(r, {starts.first, forever<T>}, starts.last, jumps, true);
-      if (level) review_.level_jumps.add(jumps);  // what summaries at `level` might have saved
+      // What summaries at `level`, or fit corners, might have saved.
+      if (level || joint) review_.level_jumps.add(jumps);
       return start;
     }
     T from = starts.first;
@@ -272,7 +292,7 @@ class free_tree : public detail::profile_types<T, C> {
     }
     change_over(
         span, C{} - amount, [&amount](C& free) noexcept { free -= amount; }, looked.ends);
-    note_update();
+    note_update(span);
   }
 
   /// Gives back `amount` over `span`, the reverse of reserve. Throws invalid_request as reserve
@@ -295,7 +315,7 @@ class free_tree : public detail::profile_types<T, C> {
     }
     change_over(
         span, amount, [&amount](C& free) noexcept { free += amount; }, looked.ends);
-    note_update();
+    note_update(span);
   }
 
   /// Forgets every block that ends by t and cuts the one in force at t.
@@ -478,6 +498,9 @@ class free_tree : public detail::profile_types<T, C> {
     // only the entries of the subtree's mixed thresholds, those in (low, high], are kept up to
     // date; read them through runs_at().
     runs_block* runs = nullptr;
+    // The subtree's fit corners (resources<N, V>, N <= 4; empty otherwise), kept like the run
+    // summaries only while they are maintained.
+    [[no_unique_address]] corners_type corners{};
   };
 
   /// What follows from the total: the thresholds of the run summaries and whether updates may
@@ -485,6 +508,7 @@ class free_tree : public detail::profile_types<T, C> {
   /// of 128 units give 25 distinct ones): equal thresholds have equal runs, so each value is
   /// kept once, at the rank of its highest level, and every update and search skips the copies.
   void derive_from_total() noexcept {
+    corner_scale_ = typename corners_type::scale(total_);
     thresholds_ = {};
     level_ranks_ = {};
     review_.shifts_allowed = true;
@@ -650,6 +674,85 @@ class free_tree : public detail::profile_types<T, C> {
       return false;
     }
   };
+
+  /// run_seeker's walk (no run summaries read) for a vector, which passes a subtree by its fit
+  /// corners (detail/fit_corners.hpp) where they settle it: when no block in it can fit the
+  /// amount (the stretch closes at its first block), and when every run of blocks that fit
+  /// inside it is one block shorter than the duration (the stretch in progress ends at its
+  /// first block or the one after, and the one that leaves it, if any, starts at its last
+  /// block). Exact for the same reason as the scalar walk: the corners never rule out a run that
+  /// fits, blocks are judged by the amount itself, and the edge blocks' rounded values decide
+  /// only where they are exact (a total of at most 255 per component, or a value below the
+  /// amount's rounding); elsewhere the walk goes in. `prunes` counts the subtrees passed by
+  /// their corners that low and high would have entered (review_mode weighs them).
+  struct corner_seeker : run_seeker {
+    typename corners_type::quantised need;
+    std::size_t band;  // the length band of the duration
+    bool exact;        // rounded values compare as the true ones (corner_scale_.exact())
+
+    [[nodiscard]] bool none_fits(const node& n) const noexcept {
+      const corners_type& k = n.corners;
+      return !fits(this->amount, n.high) ||
+             (!k.single_may_fit(need, 0) && !corners_type::reaches(k.last_free, need));
+    }
+    // Every run that fits inside n's subtree is a single block shorter than the duration, and the
+    // subtree holds two blocks or more.
+    [[nodiscard]] bool only_short(const node& n) const noexcept {
+      const corners_type& k = n.corners;
+      return k.first_end != corners_type::none && !k.pairs.may_fit(need) &&
+             !k.single_may_fit(need, band);
+    }
+    [[nodiscard]] bool may_hit(const node& n, const C&) const noexcept {
+      if (this->open == runs_type::none && n.first > this->last) return true;
+      if (fits(this->amount, n.low)) return this->length == 0;
+      if (none_fits(n))
+        return this->length == 0 ||
+               (this->open != runs_type::none && this->closes_long_run(this->open, n.first));
+      if (this->length == 0 || !only_short(n)) return true;
+      const corners_type& k = n.corners;
+      // The first block may extend the stretch in progress, to where it ends.
+      if (this->open != runs_type::none &&
+          this->closes_long_run(this->open,
+                                corners_type::reaches(k.first_free, need) ? k.first_end : n.first))
+        return true;
+      // Where the stretch that leaves it starts must be known exactly.
+      return !exact && corners_type::reaches(k.last_free, need);
+    }
+    void skip(const node& n, const C&) noexcept {
+      if (fits(this->amount, n.low)) {
+        if (this->open == runs_type::none) this->open = n.first;
+        return;
+      }
+      if (this->open != runs_type::none) ++this->closes;
+      if (fits(this->amount, n.high)) ++this->prunes;  // only the corners passed it
+      const corners_type& k = n.corners;
+      this->open = !none_fits(n) && corners_type::reaches(k.last_free, need) ? k.last_begin
+                                                                             : runs_type::none;
+    }
+  };
+
+  /// earliest_fit while the fit corners are maintained (no shift is pending): the first start
+  /// if one survey says it holds, else one walk from the block in force there.
+  [[nodiscard]] std::optional<T> corner_fit(const request<T, C>& r, T first, T last) const {
+    const span_survey at_first = survey_min({first, static_cast<T>(first + r.duration)});
+    if (fits(r.amount, at_first.folded)) return first;
+    corner_seeker stretch{{.level = 0,  // no run summaries are read
+                           .clamp = first,
+                           .length = static_cast<length_type>(r.duration),
+                           .component = 0,
+                           .threshold = component_type{},
+                           .amount = r.amount,
+                           .last = last,
+                           .use_summaries = false},
+                          corner_scale_.of(r.amount),
+                          corners_type::band_of(r.duration, review_.length_base),
+                          corner_scale_.exact()};
+    const node* hit = seek_in<false>(root_, at_first.ends[0].first->begin, stretch, C{});
+    review_.prunes.add(stretch.prunes);
+    const std::optional<interval<T>> found = stretch.result(hit);
+    if (!found || found->begin > last) return std::nullopt;
+    return found->begin;
+  }
 
   /// Only asked with thresholds to prune with; the divisor is never 0, so that the instantiation
   /// without thresholds (LevelsPerComponent = 0) compiles without a division by zero.
@@ -1386,6 +1489,14 @@ class free_tree : public detail::profile_types<T, C> {
     }
     n->low = low;
     n->high = high;
+    if constexpr (joint) {
+      if (review_.maintained) {
+        n->corners =
+            corners_type::join(l != nullptr ? &l->corners : nullptr, corner_scale_.of(n->free),
+                               n->begin, r != nullptr ? &r->corners : nullptr,
+                               r != nullptr ? r->first : n->begin, review_.length_base);
+      }
+    }
     if (n->runs == nullptr || !review_.maintained) return;
     // Only the mixed levels (see runs_at): none for a leaf, few for a small subtree. Storing
     // the trivial levels too (so that a join need not test its children's level kinds) measured
@@ -1613,6 +1724,8 @@ class free_tree : public detail::profile_types<T, C> {
     recompute(&expected);
     if (expected.first != n->first || expected.low != n->low || expected.high != n->high)
       throw invariant_violation(detail::describe("free_tree: stale summary at ", n->begin));
+    if (review_.maintained && !(expected.corners == n->corners))
+      throw invariant_violation(detail::describe("free_tree: stale fit corners at ", n->begin));
     if (n->runs == nullptr || !review_.maintained) return;  // nothing stored to check
     for_each_level([&](std::size_t level) {
       if (runs_at(expected, level) != runs_at(*n, level))
@@ -1668,10 +1781,40 @@ class free_tree : public detail::profile_types<T, C> {
   static constexpr std::uint32_t review_period = 1024;
   static constexpr std::uint64_t min_searches = 64;
 
-  void note_update() noexcept {
+  void note_update(interval<T> span) noexcept {
+    if constexpr (joint) {
+      const auto length =
+          static_cast<std::make_unsigned_t<T>>(static_cast<std::make_unsigned_t<T>>(span.end) -
+                                               static_cast<std::make_unsigned_t<T>>(span.begin));
+      review_.length_widths += static_cast<std::uint64_t>(std::bit_width(length));
+      ++review_.lengths;
+      // The first base soon, while the tree is small; later ones at the reviews.
+      if (review_.lengths == (review_.length_base == 0 ? first_length_review : review_period))
+        review_length_base();
+    }
     if (++review_.updates < review_period) return;
     review_.updates = 0;
     review_mode();
+  }
+
+  /// The fit corners sort blocks into length bands at base, 2 base and 4 base (see
+  /// detail/fit_corners.hpp); the bands prune best around the durations of the requests, which
+  /// the lengths booked and released follow. So the base becomes 2^(w - 2), w the mean bit
+  /// width of the lengths updated (so the bands' limits are 2^(w - 2) to 2^(w + 1), around a
+  /// geometric mean), after the first first_length_review updates and then at every review when
+  /// it is off by a factor of four or more; the corners are then recomputed (O(n), while they
+  /// are maintained). A workload whose lengths keep their scale sets it once. On the append
+  /// workload limits of 2^(w - 3) to 2^w, or four bands, pruned measurably worse.
+  static constexpr std::uint32_t first_length_review = 64;
+  void review_length_base() noexcept {
+    const std::uint64_t mean_width = review_.length_widths / review_.lengths;
+    review_.length_widths = 0;
+    review_.lengths = 0;
+    const T base = mean_width <= 3 ? T{1} : static_cast<T>(T{1} << (mean_width - 2));
+    const T old = review_.length_base;
+    if (old != 0 && base / 4 < old && old / 4 < base) return;
+    review_.length_base = base;
+    if (review_.maintained) rebuild(root_);
   }
 
   /// Drops the summaries when the searches pruned with them less than once in four (their
@@ -1685,7 +1828,7 @@ class free_tree : public detail::profile_types<T, C> {
     const std::uint64_t searches = review_.searches.take();
     const std::uint64_t prunes = review_.prunes.take();
     const std::uint64_t jumps = review_.level_jumps.take();
-    if (level_count == 0 || searches < min_searches) return;
+    if (!keeps_summaries || searches < min_searches) return;
     if (review_.maintained && prunes * 4 < searches) {
       review_.maintained = false;  // the stored summaries go stale from here on; nothing reads them
     } else if (!review_.maintained && jumps >= 4 * searches) {
@@ -1742,15 +1885,19 @@ class free_tree : public detail::profile_types<T, C> {
   std::array<component_type, level_count> thresholds_{};  ///< per component, increasing
   std::array<std::uint8_t, level_count> level_ranks_{};   ///< a threshold's highest level index
   std::array<std::uint8_t, components::count> levels_used_{};
+  typename corners_type::scale corner_scale_{total_};  ///< how corners round, from the total
   std::uint64_t random_ = 0x9E3779B97F4A7C15ULL;
   /// The tree's mode and what the searches reported since the last review (review_mode).
   struct mode_review {
-    bool maintained = false;     // the run summaries are up to date, no shift is pending
-    bool shifts_allowed = true;  // updates may leave pending shifts when not maintained
-    std::uint32_t updates = 0;   // reserves and releases since the last review
-    search_tally searches;       // earliest_fit calls
-    search_tally prunes;         // subtrees they skipped by stored run summaries
-    search_tally level_jumps;    // run-to-run jumps of those that had a level but no summaries
+    bool maintained = false;          // the run summaries are up to date, no shift is pending
+    bool shifts_allowed = true;       // updates may leave pending shifts when not maintained
+    std::uint32_t updates = 0;        // reserves and releases since the last review
+    search_tally searches;            // earliest_fit calls
+    search_tally prunes;              // subtrees they skipped by stored run summaries
+    search_tally level_jumps;         // run-to-run jumps of those that had a level but no summaries
+    T length_base = 0;                // the fit corners' length bands (review_length_base)
+    std::uint64_t length_widths = 0;  // bit widths of the lengths updated since the last review
+    std::uint32_t lengths = 0;        // how many
   };
   mode_review review_;
   detail::node_pool<node> pool_;             ///< declared before root_: outlives the tree

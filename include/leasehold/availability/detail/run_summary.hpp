@@ -101,8 +101,9 @@ template <class V>
 // factor of about 1.17 apart from the total down to 1/128 of it (on the append benchmark 16
 // leave so many long-enough runs that fail at the request's own amount that the cost grows
 // with the depth of the schedule; see docs/performance.md). For a vector, none: pruning on
-// one component at a time measured five times slower than plain run-to-run jumps there, since
-// runs long enough in one component mostly fail in another; free_tree<T, C, 4> keeps it.
+// one component at a time measured hardly faster than none, since runs long enough in one
+// component mostly fail in another (free_tree<T, C, 4> keeps it); free_tree prunes
+// resources<N, V> with its fit corners instead (detail/fit_corners.hpp).
 template <capacity_value C>
 inline constexpr std::size_t default_run_levels = vector_capacity<C> ? 0 : 32;
 
