@@ -8,9 +8,10 @@
 // them per call): reservation_admission.hpp, best_effort_planning.hpp, event_clock.hpp,
 // lease_checks.hpp; the VM time model under the configuration is lease_times.hpp
 // (times()). They read the book through its const accessors and change it only through the
-// changes below, each of which goes through the undo log (undo_log.hpp), so that a failed
-// call can be rolled back (transactions.hpp, the one class that opens, commits and rolls
-// back a call), and tells its observer events to whichever observer the call has installed.
+// changes below, each of which is recorded in the journal (lease_journal.hpp over
+// availability/journal.hpp), so that a failed call can be rolled back (transactions.hpp, the one
+// class that opens, commits and rolls back a call), and tells its observer events to whichever
+// observer the call has installed.
 //
 // A lease's segment is booked in the slot table, listed on its nodes, queued for its begin
 // and finish events and handed to the preparation step (book()); unbooking takes all of that
@@ -38,8 +39,8 @@
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/lease/config.hpp"
+#include "leasehold/policy/lease/detail/lease_journal.hpp"
 #include "leasehold/policy/lease/detail/lease_times.hpp"
-#include "leasehold/policy/lease/detail/undo_log.hpp"
 #include "leasehold/policy/lease/lease_record.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/policy/lease/node_choice.hpp"
@@ -70,10 +71,10 @@ class lease_book {
   using times_type = lease_times<time_type, capacity_type>;
   using state_type = scheduler_state<A>;
 
-  using undo_log_type = detail::undo_log<table_type, record_type>;
+  using journal_type = detail::lease_journal<table_type, record_type>;
   // Whether bookings are undone in place, the table's clock moving at commit
   // (transactions.hpp); otherwise a call saves the table whole.
-  static constexpr bool undoes_bookings = undo_log_type::logs_table && !requires(const A& a) {
+  static constexpr bool undoes_bookings = journal_type::logs_table && !requires(const A& a) {
     a.horizon();
   };
   // Whether the preparation step offers an optional capability (preparation_features.hpp):
@@ -259,7 +260,7 @@ class lease_book {
       else
         prep_.prepare(l.terms, nodes, seg.booked.begin, now_);
     }
-    for (std::size_t node : seg.nodes) log_.push(on_node_, node, l.terms.id);
+    for (std::size_t node : seg.nodes) log_.push(on_node_[node], l.terms.id);
     log_.erase(queue_, {l.terms.submit, l.terms.id});
     log_.insert(events_, {seg.finish, finish_order, l.terms.id});
     if (seg.booked.begin > now_) log_.insert(events_, {seg.booked.begin, begin_order, l.terms.id});
@@ -280,7 +281,7 @@ class lease_book {
     if (!rest.empty()) table_release({rest, seg.per_node, seg.nodes});
     log_.erase(events_, {seg.finish, finish_order, l.terms.id});
     log_.erase(events_, {seg.booked.begin, begin_order, l.terms.id});
-    for (std::size_t node : seg.nodes) log_.erase(on_node_, node, l.terms.id);
+    for (std::size_t node : seg.nodes) log_.erase(on_node_[node], l.terms.id);
     prep_.cancel(l.terms.id, now_);
     log_.erase(reserved_, l.terms.id);
     l.current.reset();
@@ -445,7 +446,7 @@ class lease_book {
     if (observer_ != nullptr) observer_->on_migrated(l.terms.id, now_, from, seg.nodes, transfer);
   }
 
-  // Bookings in the slot table, through the undo log when it can take them back in place.
+  // Bookings in the slot table, through the journal when it can take them back in place.
   void table_reserve(const typename table_type::placement_type& p) {
     if constexpr (undoes_bookings)
       log_.reserve(table_, p);
@@ -468,7 +469,7 @@ class lease_book {
   lease_observer<time_type>* observer_ = nullptr;
   bool in_transaction_ = false;          // inside a public call with the guarantee
   std::vector<std::uint64_t> retiring_;  // finished in the call in progress
-  undo_log_type log_;                    // records the changes of the call in progress
+  journal_type log_;                     // records the changes of the call in progress
   std::vector<record_type> finished_;    // finished leases not yet taken
   std::map<std::uint64_t, record_type> leases_;
   std::set<std::pair<time_type, std::uint64_t>> queue_;

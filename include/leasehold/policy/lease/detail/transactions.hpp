@@ -2,10 +2,11 @@
 
 // The strong guarantee of DESIGN.md ("if it throws, the structure is unchanged") for the lease
 // scheduler's public calls: a call's body runs as a transaction over the lease book
-// (lease_book.hpp), the one class that may open, commit and roll back the book's undo log.
+// (lease_book.hpp), the one class that may open, commit and roll back the book's journal.
 //
 // Every change the body makes to the slot table, the queue, the reservations, the events, the
-// bookings per node and the lease records goes through the book's undo log (undo_log.hpp) and
+// bookings per node and the lease records is recorded in the book's journal (lease_journal.hpp
+// over availability/journal.hpp, the strong guarantee built once for the library) and
 // is taken back, newest first, if the call throws (std::bad_alloc, a Preparation's exception,
 // an internal invariant). Undoing never allocates, so a call costs what it changes, however
 // long the scheduler has run. The slot table's clock is moved only when the call has
@@ -55,8 +56,7 @@ class transactions {
     book.in_transaction_ = true;
     book.log_.begin();
     const auto restore = [&]() noexcept {
-      book.log_.rollback({book.table_, book.queue_, book.events_, book.reserved_, book.on_node_,
-                          book.leases_, book.finished_});
+      book.log_.rollback();
       if constexpr (!Book::undoes_bookings) {
         using std::swap;
         swap(book.table_, *table);
