@@ -120,8 +120,8 @@ TEST_CASE("fault: the lease scheduler gives the strong guarantee under bad_alloc
   }
 }
 
-// The undo log on a long run: the scheduler has a history of hundreds of leases (and the
-// undo log's buffers have grown and been reused across many calls) before allocations fail.
+// The journal on a long run: the scheduler has a history of hundreds of leases (and the
+// journal's buffers have grown and been reused across many calls) before allocations fail.
 // Failures are injected into the last calls only (each attempt compares whole checkpoints),
 // to keep the test short.
 TEST_CASE("fault: the lease scheduler rolls back late in a long run") {

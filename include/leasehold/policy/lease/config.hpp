@@ -160,7 +160,7 @@ struct scheduler_config {
   /// there for memory state or migration transfers.
   resource_layout layout{};
   /// Every public call gives the strong guarantee: if it throws (std::bad_alloc included), the
-  /// scheduler is unchanged and the observer has heard nothing of it. An undo log records each
+  /// scheduler is unchanged and the observer has heard nothing of it. A journal records each
   /// change a call makes, so it costs in proportion to what the call changes
   /// (docs/performance.md); a Preparation with state journals its own changes
   /// (transactional_preparation) or, if it does not, is copied per call. A simulation that

@@ -29,9 +29,13 @@
 //    user's node_choice (node_choice.hpp) prefers.
 //  - Events of §3.3 reach a lease_observer.
 //
-// The parts, one idea per header of detail/: lease_book.hpp (the state and the bookkeeping
-// of bookings), reservation_admission.hpp, best_effort_planning.hpp, event_clock.hpp and
-// transactions.hpp (the strong guarantee); vm_time_model.hpp has the VM time model.
+// The parts, one idea per header of detail/: lease_book.hpp is the state object (the table,
+// the records, the queue, the events, the clock) and its journaled changes; the components
+// take it by reference and are made per call: reservation_admission.hpp (admission and
+// preemption), best_effort_planning.hpp (the queue, re-planning), event_clock.hpp (the
+// events due by the caller's time), lease_checks.hpp (what a lease may be) and lease_times.hpp
+// (the VM time model of vm_time_model.hpp under the configuration); transactions.hpp runs
+// each public call with the strong guarantee.
 //
 // The scheduler never owns a clock: the caller passes the current time to submit(),
 // withdraw(), release() and advance_to(), and asks next_event_time() when to call again.
@@ -59,6 +63,11 @@
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/lease/config.hpp"
+#include "leasehold/policy/lease/detail/best_effort_planning.hpp"
+#include "leasehold/policy/lease/detail/event_clock.hpp"
+#include "leasehold/policy/lease/detail/lease_book.hpp"
+#include "leasehold/policy/lease/detail/lease_checks.hpp"
+#include "leasehold/policy/lease/detail/reservation_admission.hpp"
 #include "leasehold/policy/lease/detail/transactions.hpp"
 #include "leasehold/policy/lease/lease_errors.hpp"
 #include "leasehold/policy/lease/lease_record.hpp"
@@ -96,63 +105,73 @@ requires fixed_vector_capacity<typename A::capacity_type> &&
     preparation<Preparation, typename A::time_type, typename A::capacity_type> &&
     queue_order<QueueOrder, typename A::time_type, typename A::capacity_type> &&
     node_choice<NodeChoice, cluster::slot_table<A>>
-class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder, NodeChoice> {
-  using base = detail::lease_layers<A, Preparation, QueueOrder, NodeChoice>;
+class lease_scheduler {
+  // The state object; the components below take it by reference.
+  using book_type = detail::lease_book<A, Preparation, QueueOrder, NodeChoice>;
 
  public:
-  using typename base::table_type;
-  using typename base::time_type;
+  /// The slot table the leases are booked in.
+  using table_type = typename book_type::table_type;
+  /// The time type.
+  using time_type = typename book_type::time_type;
   /// The per-node resource vector: Haizea's node_resources, or any resources<N, V> (GPUs,
   /// licences) with config().layout naming its memory and disk components.
-  using typename base::capacity_type;
-  using typename base::config_type;
-  using typename base::node_choice_type;
-  using typename base::preparation_type;
-  using typename base::queue_order_type;
-  using typename base::record_type;
-  using typename base::segment_type;
-  using typename base::terms_type;
+  using capacity_type = typename book_type::capacity_type;
+  /// The configuration.
+  using config_type = typename book_type::config_type;
+  /// The node choice.
+  using node_choice_type = NodeChoice;
+  /// The preparation step.
+  using preparation_type = Preparation;
+  /// The queue order.
+  using queue_order_type = QueueOrder;
+  /// A lease's record.
+  using record_type = typename book_type::record_type;
+  /// A booked segment.
+  using segment_type = typename book_type::segment_type;
+  /// A lease's terms.
+  using terms_type = typename book_type::terms_type;
 
   /// A scheduler over `table` with the given configuration, preparation step, queue order and
   /// node choice. Throws invalid_request for a configuration out of range or a preparation step
   /// that knows a different number of nodes than the table.
   explicit lease_scheduler(table_type table, config_type config = {}, Preparation prep = {},
                            QueueOrder order = {}, NodeChoice choice = {})
-      : base(std::move(table), check_config(config), std::move(prep), std::move(order),
-             std::move(choice)) {
-    if constexpr (base::template prep_offers<preparation_feature::node_count>) {
-      if (prep_.node_count() != table_.node_count())
+      : book_(std::move(table), check_config(config), std::move(prep), std::move(order),
+              std::move(choice)) {
+    if constexpr (book_type::template prep_offers<preparation_feature::node_count>) {
+      if (book_.preparation().node_count() != book_.table().node_count())
         throw invalid_request(leasehold::detail::describe(
-            "lease_scheduler: the preparation step knows ", prep_.node_count(),
-            " nodes but the slot table has ", table_.node_count()));
+            "lease_scheduler: the preparation step knows ", book_.preparation().node_count(),
+            " nodes but the slot table has ", book_.table().node_count()));
     }
   }
 
   /// Sets the observer told of every change (nullptr: none); the scheduler does not own it.
-  void set_observer(lease_observer<time_type>* observer) noexcept { observer_ = observer; }
+  void set_observer(lease_observer<time_type>* observer) noexcept { book_.set_observer(observer); }
 
   /// The slot table with every booking, read-only.
-  [[nodiscard]] const table_type& table() const noexcept { return table_; }
+  [[nodiscard]] const table_type& table() const noexcept { return book_.table(); }
   /// Its configuration.
-  [[nodiscard]] const config_type& config() const noexcept { return config_; }
+  [[nodiscard]] const config_type& config() const noexcept { return book_.config(); }
   /// The preparation step (image staging: its caches, transfers and counts).
-  [[nodiscard]] const Preparation& preparation_step() const noexcept { return prep_; }
+  [[nodiscard]] const Preparation& preparation_step() const noexcept { return book_.preparation(); }
   /// The queue order and the node choice this scheduler was built with.
-  [[nodiscard]] const QueueOrder& order_policy() const noexcept { return order_; }
+  [[nodiscard]] const QueueOrder& order_policy() const noexcept { return book_.order(); }
   /// The node choice.
-  [[nodiscard]] const NodeChoice& node_policy() const noexcept { return choice_; }
+  [[nodiscard]] const NodeChoice& node_policy() const noexcept { return book_.choice(); }
   /// The scheduler's clock: the latest time advanced to.
-  [[nodiscard]] time_type now() const noexcept { return now_; }
+  [[nodiscard]] time_type now() const noexcept { return book_.now(); }
   /// Every lease submitted so far; with config().retire_finished, the live ones only (queued,
   /// scheduled or running), finished ones having gone to take_finished().
   [[nodiscard]] const std::map<std::uint64_t, record_type>& leases() const noexcept {
-    return leases_;
+    return book_.leases();
   }
   /// The record of lease `id`; throws invalid_lease for an id it does not hold.
   [[nodiscard]] const record_type& lease(std::uint64_t id) const {
-    const auto it = leases_.find(id);
-    if (it == leases_.end()) {
-      if (config_.retire_finished)
+    const auto it = book_.leases().find(id);
+    if (it == book_.leases().end()) {
+      if (book_.config().retire_finished)
         throw invalid_lease(leasehold::detail::describe(
             "lease ", id,
             ": unknown lease (never submitted, or finished and retired: see take_finished())"));
@@ -162,25 +181,25 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
   }
   /// With config().retire_finished: the leases that finished (done, rejected or withdrawn)
   /// since the last call, in the order they finished, each handed out once. Empty otherwise.
-  [[nodiscard]] std::vector<record_type> take_finished() noexcept {
-    std::vector<record_type> taken;
-    taken.swap(finished_);
-    return taken;
-  }
+  [[nodiscard]] std::vector<record_type> take_finished() noexcept { return book_.take_finished(); }
   /// How many finished leases wait for take_finished().
-  [[nodiscard]] std::size_t finished_count() const noexcept { return finished_.size(); }
+  [[nodiscard]] std::size_t finished_count() const noexcept { return book_.finished().size(); }
   /// How many leases wait in the queue.
-  [[nodiscard]] std::size_t queue_size() const noexcept { return queue_.size(); }
+  [[nodiscard]] std::size_t queue_size() const noexcept { return book_.queue().size(); }
   /// Ids of the queued leases in the order they are served at now(): FIFO (submit time, then
   /// id) by default, else by the queue order's keys, equal keys FIFO.
-  [[nodiscard]] std::vector<std::uint64_t> queue() const { return served_order(); }
+  [[nodiscard]] std::vector<std::uint64_t> queue() const {
+    return detail::best_effort_planning<const book_type>(book_).served_order();
+  }
 
   /// The earliest time at which a booked segment begins or ends, or an image transfer starts or
   /// ends (with a preparation step that announces transfers), if any.
   [[nodiscard]] std::optional<time_type> next_event_time() const {
-    std::optional<time_type> next = this->next_transfer_event();
-    if (!events_.empty() && (!next || std::get<0>(*events_.begin()) < *next))
-      next = std::get<0>(*events_.begin());
+    std::optional<time_type> next =
+        detail::event_clock<const book_type>(book_).next_transfer_event();
+    const auto& events = book_.events();
+    if (!events.empty() && (!next || std::get<0>(*events.begin()) < *next))
+      next = std::get<0>(*events.begin());
     return next;
   }
 
@@ -189,7 +208,7 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
   void advance_to(time_type now) {
     if (!in_call_) return outermost([&] { advance_to(now); });
     check_now("advance_to", now);
-    run_events_until(now);
+    clock().run_events_until(now);
   }
 
   /// A new lease arrives at `now` (events due by then are processed first). Advance
@@ -198,32 +217,33 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
   submit_result submit(const terms_type& terms, time_type now) {
     if (!in_call_) return outermost([&] { return submit(terms, now); });
     check_now("submit", now);
-    check_terms(terms, now);
-    run_events_until(now);
-    record_type& l = log_.add(leases_, terms.id, record_type{});
+    detail::lease_checks<book_type>(book_).check_terms(terms, now);
+    clock().run_events_until(now);
+    record_type& l = book_.add_lease(terms.id, record_type{});
     l.terms = terms;
     l.remaining_max = terms.duration;
     l.remaining_real = terms.real_duration > 0 ? terms.real_duration : terms.duration;
     submit_result result;
     switch (terms.kind) {
       case lease_kind::best_effort:
-        enqueue(l);
+        book_.enqueue(l);
         result.outcome = admission::queued;
         break;
       case lease_kind::advance_reservation:
       case lease_kind::immediate:
-        result.reason = admit(l);
+        result.reason = detail::reservation_admission<book_type>(book_).admit(l);
         result.outcome = result.reason.empty() ? admission::accepted : admission::rejected;
         if (!result.reason.empty()) {
-          log_.save(l);
-          l.state = lease_state::rejected;
-          l.rejection = result.reason;
-          finished(l);
-          if (observer_ != nullptr) observer_->on_rejected(l.terms.id, now_, result.reason);
+          record_type& rejected = book_.edit(terms.id);
+          rejected.state = lease_state::rejected;
+          rejected.rejection = result.reason;
+          book_.finished(rejected);
+          if (book_.observer() != nullptr)
+            book_.observer()->on_rejected(terms.id, book_.now(), result.reason);
         }
         break;
     }
-    reevaluate();
+    planning().reevaluate();
     return result;
   }
 
@@ -232,16 +252,17 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
   /// started (it then runs on) or is over.
   bool withdraw(std::uint64_t id, time_type now) {
     if (!in_call_) return outermost([&] { return withdraw(id, now); });
-    record_type& l = lease_at("withdraw", id, now);
-    if (l.first_start || (l.state != lease_state::queued && l.state != lease_state::scheduled))
+    const record_type& found = lease_at("withdraw", id, now);
+    if (found.first_start ||
+        (found.state != lease_state::queued && found.state != lease_state::scheduled))
       return false;
-    if (l.state == lease_state::scheduled) unbook(l, now_);
-    log_.erase(queue_, {l.terms.submit, l.terms.id});
-    log_.save(l);
+    record_type& l = book_.edit(id);
+    if (l.state == lease_state::scheduled) book_.unbook(l, book_.now());
+    book_.dequeue(l);
     l.state = lease_state::withdrawn;
-    l.end = now_;
-    finished(l);
-    reevaluate();
+    l.end = book_.now();
+    book_.finished(l);
+    planning().reevaluate();
     return true;
   }
 
@@ -250,19 +271,21 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
   /// a lease that is not running.
   void release(std::uint64_t id, time_type now) {
     if (!in_call_) return outermost([&] { release(id, now); });
-    record_type& l = lease_at("release", id, now);
-    if (l.state != lease_state::running)
-      throw invalid_lease(
-          leasehold::detail::describe("release lease ", id, ": it is ", l.state, ", not running"));
+    if (const record_type& found = lease_at("release", id, now);
+        found.state != lease_state::running)
+      throw invalid_lease(leasehold::detail::describe("release lease ", id, ": it is ", found.state,
+                                                      ", not running"));
+    record_type& l = book_.edit(id);
     const segment_type seg = *l.current;
-    const time_type run_end = std::clamp(now_, seg.run.begin, seg.run.end);
-    close_segment(l, now_, {seg.run.begin, run_end}, l.remaining_real, segment_outcome::released);
-    log_.save(l);
+    const time_type at = book_.now();
+    const time_type run_end = std::clamp(at, seg.run.begin, seg.run.end);
+    book_.close_segment(l, at, {seg.run.begin, run_end}, l.remaining_real,
+                        segment_outcome::released);
     l.remaining_max = 0;
     l.remaining_real = 0;
-    finish_lease(l, now_);
-    if (now_ < seg.booked.end) slide_back(seg.nodes);
-    reevaluate();
+    book_.finish_lease(l, at);
+    if (at < seg.booked.end) planning().slide_back(seg.nodes);
+    planning().reevaluate();
   }
 
   // ---- the state as values (scheduler_state.hpp) ----------------------------------------------
@@ -272,12 +295,7 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
 
   /// Everything the scheduler holds but its code: config, clock, slot table, lease records,
   /// backfilling reservations and finished leases not yet taken. A copy: O(state).
-  [[nodiscard]] state_type export_state() const {
-    state_type state{config_, now_, table_, {}, {reserved_.begin(), reserved_.end()}, finished_};
-    state.leases.reserve(leases_.size());
-    for (const auto& entry : leases_) state.leases.push_back(entry.second);
-    return state;
-  }
+  [[nodiscard]] state_type export_state() const { return book_.export_state(); }
 
   /// A scheduler holding `state` (as export_state() gave it, or built by hand), with the
   /// preparation step, queue order and node choice given; a preparation step with state of
@@ -300,7 +318,7 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
                       std::move(choice));
     const auto check = [&s](const record_type& record, bool finished, std::size_t index) {
       try {
-        s.check_record(record);
+        detail::lease_checks<book_type>(s.book_).check_record(record);
       } catch (const invalid_lease& e) {
         throw invalid_lease_record(describe("scheduler state: ", e.what()), e.field(), finished,
                                    index);
@@ -308,44 +326,7 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
     };
     for (std::size_t i = 0; i < state.leases.size(); ++i) check(state.leases[i], false, i);
     for (std::size_t i = 0; i < state.finished.size(); ++i) check(state.finished[i], true, i);
-    for (record_type& record : state.leases) {
-      const std::uint64_t id = record.terms.id;
-      const auto [it, fresh] = s.leases_.emplace(id, std::move(record));
-      if (!fresh) throw invalid_request(describe("scheduler state: lease ", id, " appears twice"));
-      const record_type& l = it->second;
-      if (l.state == lease_state::queued) s.queue_.insert({l.terms.submit, id});
-      for (const auto& e : pending_events(l)) {
-        if (std::get<0>(e) < s.now_)
-          throw invalid_request(describe("scheduler state: lease ", id, " has an event at ",
-                                         std::get<0>(e), ", before the clock ", s.now_));
-        s.events_.insert(e);
-      }
-      if (l.current)
-        for (std::size_t node : l.current->nodes) {
-          if (node >= s.on_node_.size())
-            throw invalid_request(describe("scheduler state: lease ", id, " is booked on node ",
-                                           node, " but the table has ", s.on_node_.size()));
-          s.on_node_[node].push_back(id);
-        }
-    }
-    for (std::uint64_t id : state.reserved) {
-      const auto it = s.leases_.find(id);
-      // With reservation_held_until_end a running lease still holds the reservation it began
-      // with.
-      const bool holds =
-          it != s.leases_.end() && it->second.is_best_effort() &&
-          (it->second.state == lease_state::scheduled ||
-           (it->second.state == lease_state::running && s.config_.reservation_held_until_end));
-      if (!holds)
-        throw invalid_request(describe("scheduler state: lease ", id,
-                                       s.config_.reservation_held_until_end
-                                           ? " holds a reservation but is not a scheduled or "
-                                             "running best-effort lease"
-                                           : " holds a reservation but is not a scheduled "
-                                             "best-effort lease"));
-      s.reserved_.insert(id);
-    }
-    s.finished_ = std::move(state.finished);
+    s.book_.import_records(state);
     try {
       s.validate();
     } catch (const invariant_violation& e) {
@@ -357,103 +338,81 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
   /// Checks the scheduler against its slot table: every node's free capacity at every change
   /// point equals its total minus the segments booked on it; queue and states agree. Throws
   /// invariant_violation naming the first difference. For tests; O(nodes x bookings).
-  void validate() const {
-    table_.validate();
-    for (std::size_t node = 0; node < on_node_.size(); ++node) {
-      std::vector<time_type> points{now_};
-      for (const auto& block : table_.node(node).free_blocks()) points.push_back(block.span.begin);
-      for (std::uint64_t id : on_node_[node]) {
-        const segment_type& seg = *leases_.at(id).current;
-        points.push_back(std::max(seg.booked.begin, now_));
-        points.push_back(seg.booked.end);
-      }
-      // Migration transfers under way to this node (migration_step::transfer_first).
-      std::vector<std::pair<interval<time_type>, capacity_type>> transfers;
-      for (const auto& [id, l] : leases_) {
-        if (!l.migration_transfer || l.migration_transfer->end <= now_) continue;
-        if (std::ranges::find(l.suspended_on, node) == l.suspended_on.end()) continue;
-        if (const auto disk = transfer_vector(l.terms)) {
-          transfers.emplace_back(*l.migration_transfer, *disk);
-          points.push_back(l.migration_transfer->end);
-        }
-      }
-      for (time_type t : points) {
-        if (t < now_ || t == forever<time_type>) continue;
-        capacity_type expected = table_.per_node_total();
-        for (std::uint64_t id : on_node_[node]) {
-          const segment_type& seg = *leases_.at(id).current;
-          if (seg.booked.contains(t)) expected -= seg.per_node;
-        }
-        for (const auto& [span, disk] : transfers)
-          if (span.contains(t)) expected -= disk;
-        if (!is_nonnegative(expected))
-          throw invariant_violation(leasehold::detail::describe("lease_scheduler: node ", node,
-                                                                " over-committed at ", t));
-        if (!(expected == table_.node(node).free_at(t)))
-          throw invariant_violation(leasehold::detail::describe(
-              "lease_scheduler: node ", node, " has ", table_.node(node).free_at(t), " free at ", t,
-              " but its segments leave ", expected));
-      }
-    }
-    for (const auto& [id, l] : leases_) {
-      const bool in_queue = queue_.contains({l.terms.submit, id});
-      if (in_queue != (l.state == lease_state::queued))
-        throw invariant_violation(
-            leasehold::detail::describe("lease_scheduler: lease ", id, " is ", l.state, " but ",
-                                        in_queue ? "is" : "is not", " in the queue"));
-      const bool booked = l.state == lease_state::scheduled || l.state == lease_state::running;
-      if (booked != l.current.has_value())
-        throw invariant_violation(
-            leasehold::detail::describe("lease_scheduler: lease ", id, " is ", l.state, " but ",
-                                        booked ? "has no" : "has a", " segment"));
-    }
-  }
+  void validate() const { book_.validate(); }
 
   /// The VM time model (vm_time_model.hpp) under this scheduler's configuration.
-  using base::migration_time;
-  using base::overhead;
-  using base::reservation_length;
-  using base::reservation_time_for;
-  using base::resume_time;
-  using base::suspend_time;
-  using base::time_for;
-  using base::wall_time;
-  using base::work_of;
+  /// Seconds to migrate the lease's image instance and memory state.
+  [[nodiscard]] time_type migration_time(const terms_type& t) const {
+    return book_.times().migration_time(t);
+  }
+  /// Boot plus shutdown, added after a lease's last run in VMs.
+  [[nodiscard]] time_type overhead(const terms_type& t) const { return book_.times().overhead(t); }
+  /// How long an advance reservation or immediate lease holds its nodes: its (stretched)
+  /// duration, plus its shutdown unless that falls inside (reservation_overhead_inside).
+  [[nodiscard]] time_type reservation_length(const terms_type& t) const {
+    return book_.times().reservation_length(t);
+  }
+  /// Wall-clock time an advance reservation's `work` seconds hold.
+  [[nodiscard]] time_type reservation_time_for(time_type work) const {
+    return book_.times().reservation_time_for(work);
+  }
+  /// Seconds to resume one of the lease's VMs.
+  [[nodiscard]] time_type resume_time(const terms_type& t) const {
+    return book_.times().resume_time(t);
+  }
+  /// Seconds to suspend one of the lease's VMs.
+  [[nodiscard]] time_type suspend_time(const terms_type& t) const {
+    return book_.times().suspend_time(t);
+  }
+  /// Wall-clock time to do `work` seconds of computation (longer inside a VM).
+  [[nodiscard]] time_type time_for(time_type work) const { return book_.times().time_for(work); }
+  /// Wall-clock time `work` seconds of the lease take: slowed down in VMs for best effort (and
+  /// for reservations with stretch_reservations).
+  [[nodiscard]] time_type wall_time(const record_type& l, time_type work) const {
+    return book_.times().wall_time(l, work);
+  }
+  /// Work done in `elapsed` seconds of running: the inverse of time_for, rounded down.
+  [[nodiscard]] time_type work_of(time_type elapsed) const {
+    return book_.times().work_of(elapsed);
+  }
 
  private:
-  using base::admit;
-  using base::begin_order;
-  using base::booked_vector;
-  using base::check_record;
-  using base::check_terms;
-  using base::choice_;
-  using base::close_segment;
-  using base::config_;
-  using base::enqueue;
-  using base::events_;
-  using base::finish_lease;
-  using base::finish_order;
-  using base::finished;
-  using base::finished_;
-  using base::in_call_;
-  using base::leases_;
-  using base::log_;
-  using base::may_suspend;
-  using base::now_;
-  using base::observer_;
-  using base::on_node_;
-  using base::order_;
-  using base::outermost;
-  using base::prep_;
-  using base::queue_;
-  using base::reevaluate;
-  using base::reserved_;
-  using base::run_events_until;
-  using base::served_order;
-  using base::slide_back;
-  using base::table_;
-  using base::transfer_vector;
-  using base::unbook;
+  book_type book_;
+  bool in_call_ = false;  // inside a public call (see outermost())
+
+  // The components, over this scheduler's book, for the call in progress.
+  detail::event_clock<book_type> clock() noexcept { return detail::event_clock<book_type>(book_); }
+  detail::best_effort_planning<book_type> planning() noexcept {
+    return detail::best_effort_planning<book_type>(book_);
+  }
+
+  // Every public call enters here once (a call made from inside another, such as submit's
+  // advance_to, runs directly): as a transaction when the guarantee is on
+  // (detail/transactions.hpp), and retiring the leases it finished before it returns.
+  template <class Body>
+  decltype(auto) outermost(Body body) {
+    struct leave {
+      bool& flag;
+      ~leave() { flag = false; }
+    } guard{in_call_};
+    in_call_ = true;
+    book_.clear_retiring();
+    // Transfers starting at the call's final instant are announced (and so fixed) as it ends.
+    auto whole = [&]() -> decltype(auto) {
+      if constexpr (std::is_void_v<decltype(body())>) {
+        body();
+        clock().report_transfers(book_.now());
+        book_.retire();
+      } else {
+        auto result = body();
+        clock().report_transfers(book_.now());
+        book_.retire();
+        return result;
+      }
+    };
+    if (book_.config().strong_guarantee) return detail::transactions<book_type>::run(book_, whole);
+    return whole();
+  }
 
   static config_type check_config(const config_type& c) {
     auto rate_ok = [](double r) { return std::isfinite(r) && r > 0.0; };
@@ -494,19 +453,18 @@ class lease_scheduler : private detail::lease_layers<A, Preparation, QueueOrder,
   }
 
   void check_now(const char* operation, time_type now) const {
-    if (now < now_)
+    if (now < book_.now())
       throw invalid_lease(leasehold::detail::describe(
-          operation, " at ", now, ": time went backwards (the scheduler is at ", now_, ")"));
+          operation, " at ", now, ": time went backwards (the scheduler is at ", book_.now(), ")"));
   }
   /// The lease a call on one lease (withdraw, release) acts on, with the clock moved to `now`:
   /// throws invalid_lease, changing nothing, for a time before the clock or an unknown id.
-  record_type& lease_at(const char* operation, std::uint64_t id, time_type now) {
+  const record_type& lease_at(const char* operation, std::uint64_t id, time_type now) {
     check_now(operation, now);
-    const auto it = leases_.find(id);
-    if (it == leases_.end())
+    if (!book_.leases().contains(id))
       throw invalid_lease(leasehold::detail::describe(operation, " lease ", id, ": unknown lease"));
-    run_events_until(now);
-    return it->second;
+    clock().run_events_until(now);
+    return book_.lease(id);
   }
 };
 

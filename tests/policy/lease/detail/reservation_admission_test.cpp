@@ -15,9 +15,12 @@
 #include <vector>
 
 #include <leasehold/io/lease_checkpoint.hpp>
+#include <leasehold/policy/lease/detail/best_effort_planning.hpp>
+#include <leasehold/policy/lease/detail/reservation_admission.hpp>
 #include <leasehold/policy/lease/lease_scheduler.hpp>
 
 #include "io/corrupted_text.hpp"
+#include "policy/lease/detail/small_book.hpp"
 #include "policy/lease/scenarios.hpp"
 
 namespace reservation_admission_test {
@@ -175,6 +178,37 @@ TEST_CASE("reservation_admission: the preempted set survives a checkpoint") {
       leasehold::testing::replaced(text, "\"preempt\": \"minimal\"", "\"preempt\": \"fewest\"");
   CHECK_THROWS_WITH_AS((void)io::load_scheduler<lease_scheduler<>>(unknown),
                        doctest::Contains("fewest"), leasehold::error);
+}
+
+// The admission alone, on a hand-built book (small_book.hpp: one node, the same leases and
+// times as above): L1 and L2 run side by side from 0; at 100, A asks for one CPU over
+// [500, 600).
+TEST_CASE("reservation_admission: admit, driven directly, suspends both leases in the way") {
+  namespace sb = leasehold::test::small_book;
+  sb::book b = sb::make(1);
+  sb::add_queued(b, best_effort(1, 0, 1, 1000));
+  sb::add_queued(b, best_effort(2, 0, 1, 1000));
+  policy::lease::detail::best_effort_planning<sb::book>(b).reevaluate();
+  REQUIRE(b.lease(1).current->booked == interval<T>{0, 1000});
+  REQUIRE(b.lease(2).current->booked == interval<T>{0, 1000});
+  b.move_clock(100);
+  policy::lease::detail::reservation_admission<sb::book> admission(b);
+  CHECK(admission.is_preemptible(b.lease(1)));
+  sb::record& a = sb::add(b, reservation(3, 100, 500, 1, 100));
+  CHECK(admission.admit(a).empty());
+  // Each is cut short to suspend [490, 500) (a 10 s suspension ending at A's start).
+  for (const std::uint64_t id : {std::uint64_t{1}, std::uint64_t{2}}) {
+    const auto& seg = *b.lease(id).current;
+    CHECK(seg.booked == interval<T>{0, 500});
+    CHECK(seg.run == interval<T>{0, 490});
+    CHECK(seg.suspends);
+    CHECK(!seg.completes);
+    CHECK(seg.finish == 500);
+  }
+  CHECK(b.lease(3).state == lease_state::scheduled);
+  CHECK(b.lease(3).current->booked == interval<T>{500, 600});
+  CHECK(!admission.is_preemptible(b.lease(3)));
+  CHECK_NOTHROW(b.validate());
 }
 
 }  // namespace reservation_admission_test

@@ -30,61 +30,62 @@
 
 namespace leasehold::policy::lease::detail {
 
-template <class Base>
-class best_effort_planning : public Base {
+// A component over a lease book (lease_book.hpp): it reads the queue, the reservations, the
+// table and the preparation step, and books and unbooks through the book's changes.
+template <class Book>
+class best_effort_planning {
  public:
-  using typename Base::capacity_type;
-  using typename Base::record_type;
-  using typename Base::segment_type;
-  using typename Base::table_type;
-  using typename Base::terms_type;
-  using typename Base::time_type;
+  using capacity_type = typename Book::capacity_type;
+  using record_type = typename Book::record_type;
+  using segment_type = typename Book::segment_type;
+  using table_type = typename Book::table_type;
+  using terms_type = typename Book::terms_type;
+  using time_type = typename Book::time_type;
+  using node_key_type = typename Book::node_key_type;
+  using queue_order_type = typename Book::queue_order_type;
 
- protected:
-  using Base::Base;
-
-  using typename Base::node_key_type;
-  using typename Base::preparation_type;
-  using typename Base::queue_order_type;
+  explicit best_effort_planning(Book& book) noexcept : book_(book) {}
 
   // Unschedules every best-effort lease that holds a reservation but has not begun, then
   // plans the queue again in its order: the schedule after anything changed.
   void reevaluate() {
-    if (this->config_.replan == replanning::whole_queue) {
+    if (book_.config().replan == replanning::whole_queue) {
       for (const std::uint64_t id :
-           std::vector<std::uint64_t>(this->reserved_.begin(), this->reserved_.end())) {
-        record_type& l = this->leases_.at(id);
-        if (l.state != lease_state::scheduled) continue;  // running, holding its reservation
-        this->unbook(l, this->now_);
-        this->enqueue(l);
+           std::vector<std::uint64_t>(book_.reserved().begin(), book_.reserved().end())) {
+        if (book_.lease(id).state != lease_state::scheduled)
+          continue;  // running, holding its reservation
+        record_type& l = book_.edit(id);
+        book_.unbook(l, book_.now());
+        book_.enqueue(l);
       }
     }
-    const std::size_t limit = this->config_.backfill.max_reservations();
-    std::size_t reservations = this->reserved_.size();  // kept bookings count (slide_back)
+    const std::size_t limit = book_.config().backfill.max_reservations();
+    std::size_t reservations = book_.reserved().size();  // kept bookings count (slide_back)
     for (const std::uint64_t id : served_order()) {
-      record_type& l = this->leases_.at(id);
+      const record_type& l = book_.lease(id);
       if (l.terms.hold_in_queue) continue;  // it only waits for its withdrawal (lease_terms)
       const bool may_reserve = reservations < limit;
       if (!may_reserve &&
-          !fits(this->booked_vector(l.terms), this->table_.aggregate().free_at(this->now_))) {
-        if (this->config_.backfill.kind == backfilling::mode::off) break;
+          !fits(times().booked_vector(l.terms), book_.table().aggregate().free_at(book_.now()))) {
+        if (book_.config().backfill.kind == backfilling::mode::off) break;
         continue;  // quick rejection: not even one VM fits anywhere now
       }
       std::optional<segment_type> seg = plan(l, may_reserve);
       if (!seg) {
-        if (this->config_.backfill.kind == backfilling::mode::off) break;
+        if (book_.config().backfill.kind == backfilling::mode::off) break;
         continue;
       }
       // A lease that waits only for its own image transfer starts "now" as far as
       // backfilling goes (Haizea §3.2: the earliest start of each node counts the time the
       // image needs to get there); only a later start holds a future reservation.
-      const time_type lead = seg->transfer ? static_cast<time_type>(seg->transfer->end - this->now_)
-                                           : preparation_lead(l);
-      const bool future = seg->booked.begin > this->now_ + lead;
-      this->book(l, std::move(*seg));
+      const time_type lead = seg->transfer
+                                 ? static_cast<time_type>(seg->transfer->end - book_.now())
+                                 : preparation_lead(l);
+      const bool future = seg->booked.begin > book_.now() + lead;
+      book_.book(book_.edit(id), std::move(*seg));
       if (future) {
         ++reservations;
-        this->log_.insert(this->reserved_, id);
+        book_.hold_reservation(id);
       }
     }
   }
@@ -94,33 +95,33 @@ class best_effort_planning : public Base {
   // early as their own nodes allow, in the order of their starts. Otherwise nothing: the
   // whole queue is planned again anyway.
   void slide_back(const std::vector<std::size_t>& freed) {
-    if (this->config_.replan != replanning::slide_back) return;
+    if (book_.config().replan != replanning::slide_back) return;
     std::vector<std::pair<time_type, std::uint64_t>> later;
-    for (const std::uint64_t id : this->reserved_) {
-      const segment_type& seg = *this->leases_.at(id).current;
+    for (const std::uint64_t id : book_.reserved()) {
+      const segment_type& seg = *book_.lease(id).current;
       const bool shares = std::ranges::any_of(
           seg.nodes, [&](std::size_t node) { return std::ranges::binary_search(freed, node); });
-      if (shares && seg.booked.begin > this->now_) later.emplace_back(seg.booked.begin, id);
+      if (shares && seg.booked.begin > book_.now()) later.emplace_back(seg.booked.begin, id);
     }
     std::ranges::sort(later);
-    for (const auto& entry : later) slide(this->leases_.at(entry.second));
+    for (const auto& entry : later) slide(book_.edit(entry.second));
   }
 
-  // Moves a booked lease to its earliest start on its own nodes (never later: its own slot is
-  // free once it is unbooked), the whole booking shifted alike.
+  // Moves a booked lease (the book's own record, Book::edit) to its earliest start on its own nodes
+  // (never later: its own slot is free once it is unbooked), the whole booking shifted alike.
   void slide(record_type& l) {
     const segment_type old = *l.current;
-    this->unbook(l, this->now_);
+    book_.unbook(l, book_.now());
     const auto length = static_cast<time_type>(old.booked.end - old.booked.begin);
     const typename table_type::request_type request{
         old.nodes.size(),
         old.per_node,
         length,
-        {this->now_, static_cast<time_type>(old.booked.begin + length)}};
+        {book_.now(), static_cast<time_type>(old.booked.begin + length)}};
     const auto p =
-        this->table_.earliest_fit(request, cluster::no_preference{}, [&](std::size_t node) {
+        book_.table().earliest_fit(request, cluster::no_preference{}, [&](std::size_t node) {
           if (!std::ranges::binary_search(old.nodes, node)) return forever<time_type>;
-          return old.resumes ? this->now_ : ready_at(l.terms, node);
+          return old.resumes ? book_.now() : ready_at(l.terms, node);
         });
     if (!p || p->nodes != old.nodes)
       throw invariant_violation(leasehold::detail::describe(
@@ -133,24 +134,24 @@ class best_effort_planning : public Base {
                static_cast<time_type>(old.run.end - shift)};
     seg.finish = static_cast<time_type>(old.finish - shift);
     const std::uint64_t id = l.terms.id;
-    this->book(l, std::move(seg));
-    if (l.state == lease_state::scheduled || this->config_.reservation_held_until_end)
-      this->log_.insert(this->reserved_, id);
+    book_.book(l, std::move(seg));
+    if (l.state == lease_state::scheduled || book_.config().reservation_held_until_end)
+      book_.hold_reservation(id);
   }
 
   // The queue in the order it is served now: FIFO, or by the queue order's keys (asked afresh,
   // so that keys may depend on the time) with FIFO among equal keys.
   [[nodiscard]] std::vector<std::uint64_t> served_order() const {
     std::vector<std::uint64_t> ids;
-    ids.reserve(this->queue_.size());
+    ids.reserve(book_.queue().size());
     if constexpr (std::same_as<queue_order_type, fifo_order>) {
-      for (const auto& entry : this->queue_) ids.push_back(entry.second);
+      for (const auto& entry : book_.queue()) ids.push_back(entry.second);
     } else {
       using key_type = queue_key_t<queue_order_type, time_type, capacity_type>;
       std::vector<std::pair<key_type, std::uint64_t>> keyed;
-      keyed.reserve(this->queue_.size());
-      for (const auto& entry : this->queue_) {
-        auto key = this->order_(this->leases_.at(entry.second), this->now_);
+      keyed.reserve(book_.queue().size());
+      for (const auto& entry : book_.queue()) {
+        auto key = book_.order()(book_.lease(entry.second), book_.now());
         detail::check_sort_key("queue order", key, entry.second);
         keyed.emplace_back(std::move(key), entry.second);
       }
@@ -173,23 +174,23 @@ class best_effort_planning : public Base {
       // A transfer_first migration still under way: the state is not there before its end,
       // and it does not move again meanwhile.
       std::optional<time_type> arriving;
-      if (l.migration_transfer && l.migration_transfer->end > this->now_)
+      if (l.migration_transfer && l.migration_transfer->end > book_.now())
         arriving = l.migration_transfer->end;
       // With suspend_thresholds_per_state and migration allowed (Haizea's paper-era code), a
       // resume waits for the migration time wherever it happens.
       std::optional<time_type> in_place_from = arriving;
-      if (!arriving && this->config_.suspend_thresholds_per_state &&
-          this->config_.migrate == migration::allowed)
-        in_place_from = static_cast<time_type>(this->now_ + this->migration_time(l.terms));
-      best = plan_on(l, may_reserve, this->resume_time(l.terms), &l.suspended_on, false, true,
+      if (!arriving && book_.config().suspend_thresholds_per_state &&
+          book_.config().migrate == migration::allowed)
+        in_place_from = static_cast<time_type>(book_.now() + times().migration_time(l.terms));
+      best = plan_on(l, may_reserve, times().resume_time(l.terms), &l.suspended_on, false, true,
                      in_place_from);
-      if (this->config_.migrate == migration::allowed && !arriving &&
-          (!best || best->booked.begin > this->now_)) {
-        if (this->config_.migration_booking == migration_step::with_resume) {
-          auto moved = plan_on(
-              l, may_reserve,
-              static_cast<time_type>(this->migration_time(l.terms) + this->resume_time(l.terms)),
-              nullptr, true, true);
+      if (book_.config().migrate == migration::allowed && !arriving &&
+          (!best || best->booked.begin > book_.now())) {
+        if (book_.config().migration_booking == migration_step::with_resume) {
+          auto moved = plan_on(l, may_reserve,
+                               static_cast<time_type>(times().migration_time(l.terms) +
+                                                      times().resume_time(l.terms)),
+                               nullptr, true, true);
           if (moved && (!best || moved->run.begin < best->run.begin)) best = std::move(moved);
         } else {
           auto moved = plan_transfer_first(l, may_reserve);
@@ -208,12 +209,12 @@ class best_effort_planning : public Base {
   std::optional<segment_type> plan_transfer_first(const record_type& l, bool may_reserve) const {
     const terms_type& t = l.terms;
     const interval<time_type> transfer{
-        this->now_, static_cast<time_type>(this->now_ + this->migration_time(t))};
-    auto seg = plan_on(l, may_reserve, this->resume_time(t), nullptr, false, true, transfer.end);
+        book_.now(), static_cast<time_type>(book_.now() + times().migration_time(t))};
+    auto seg = plan_on(l, may_reserve, times().resume_time(t), nullptr, false, true, transfer.end);
     if (!seg) return std::nullopt;
-    if (const auto disk = this->transfer_vector(t)) {
+    if (const auto disk = times().transfer_vector(t)) {
       for (std::size_t node : seg->nodes)
-        if (!fits(*disk, this->table_.node(node).min_free(transfer))) return std::nullopt;
+        if (!fits(*disk, book_.table().node(node).min_free(transfer))) return std::nullopt;
     }
     seg->transfer = transfer;
     return seg;
@@ -225,30 +226,30 @@ class best_effort_planning : public Base {
                                       std::optional<time_type> not_before = std::nullopt) const {
     const terms_type& t = l.terms;
     const auto n = static_cast<std::size_t>(t.nodes);
-    const capacity_type v = this->booked_vector(t);
-    const auto work = this->time_for(l.remaining_max);
-    const auto full = static_cast<time_type>(lead + work + this->overhead(t));
+    const capacity_type v = times().booked_vector(t);
+    const auto work = times().time_for(l.remaining_max);
+    const auto full = static_cast<time_type>(lead + work + times().overhead(t));
     time_type needed = full;
-    const bool suspendable = this->may_suspend(t);
-    if (suspendable && this->config_.suspend_thresholds_per_state) {
+    const bool suspendable = times().may_suspend(t);
+    if (suspendable && book_.config().suspend_thresholds_per_state) {
       // The window, resume and suspension included, must be longer than the threshold.
       const time_type threshold =
-          this->suspend_threshold(t, resumes, resumes ? time_type{0} : preparation_lead(l));
+          times().suspend_threshold(t, resumes, resumes ? time_type{0} : preparation_lead(l));
       needed = std::min(full, static_cast<time_type>(threshold + 1));
     } else if (suspendable) {
       const time_type minimum_run =
-          this->config_.minimum_run
-              ? *this->config_.minimum_run
-              : static_cast<time_type>(this->suspend_time(t) + this->resume_time(t));
+          book_.config().minimum_run
+              ? *book_.config().minimum_run
+              : static_cast<time_type>(times().suspend_time(t) + times().resume_time(t));
       needed = std::min(full, static_cast<time_type>(lead + std::max<time_type>(minimum_run, 1) +
-                                                     this->suspend_time(t)));
+                                                     times().suspend_time(t)));
     }
     // A start that waits only for a migration's transfer counts as "now" for backfilling.
-    const time_type earliest = not_before.value_or(this->now_);
+    const time_type earliest = not_before.value_or(book_.now());
     const interval<time_type> window{
-        this->now_, may_reserve ? forever<time_type>
-                                : static_cast<time_type>(
-                                      earliest + (resumes ? 0 : preparation_lead(l)) + needed)};
+        book_.now(), may_reserve ? forever<time_type>
+                                 : static_cast<time_type>(
+                                       earliest + (resumes ? 0 : preparation_lead(l)) + needed)};
     const typename table_type::request_type request{n, v, needed, window};
     auto allowed = [only](std::size_t node) {
       return only == nullptr || std::ranges::find(*only, node) != only->end();
@@ -256,21 +257,21 @@ class best_effort_planning : public Base {
     std::optional<typename table_type::placement_type> p;
     auto ready = [&](std::size_t node) {
       if (!allowed(node)) return forever<time_type>;
-      return std::max(earliest, resumes ? this->now_ : ready_at(t, node));
+      return std::max(earliest, resumes ? book_.now() : ready_at(t, node));
     };
-    if constexpr (Base::chooses_nodes) {
+    if constexpr (Book::chooses_nodes) {
       auto prefer = [&](std::size_t node, time_type start) {
-        return this->node_key(node, l, {start, static_cast<time_type>(start + full)});
+        return book_.node_key(node, l, {start, static_cast<time_type>(start + full)});
       };
       if (only == nullptr && !not_before && (is_always_ready() || resumes))
-        p = this->table_.earliest_fit(request, prefer);
+        p = book_.table().earliest_fit(request, prefer);
       else
-        p = this->table_.earliest_fit(request, prefer, ready);
+        p = book_.table().earliest_fit(request, prefer, ready);
     } else {
       if (only == nullptr && !not_before && (is_always_ready() || resumes))
-        p = this->table_.earliest_fit(request);
+        p = book_.table().earliest_fit(request);
       else
-        p = this->table_.earliest_fit(request, cluster::no_preference{}, ready);
+        p = book_.table().earliest_fit(request, cluster::no_preference{}, ready);
     }
     if (!p) return std::nullopt;
     const time_type s = p->start();
@@ -291,10 +292,10 @@ class best_effort_planning : public Base {
         std::size_t node;
       };
       std::vector<candidate> until;
-      for (std::size_t node : this->table_.nodes_free({s, static_cast<time_type>(s + needed)}, v))
+      for (std::size_t node : book_.table().nodes_free({s, static_cast<time_type>(s + needed)}, v))
         if (allowed(node) && (is_always_ready() || resumes || ready_at(t, node) <= s))
-          until.push_back({this->table_.free_until(node, s, v, seg.booked.end),
-                           this->node_key(node, l, seg.booked), node});
+          until.push_back({book_.table().free_until(node, s, v, seg.booked.end),
+                           book_.node_key(node, l, seg.booked), node});
       std::ranges::sort(until, [](const candidate& a, const candidate& b) {
         if (a.until != b.until) return a.until > b.until;
         return std::tie(a.key, a.node) < std::tie(b.key, b.node);
@@ -308,30 +309,35 @@ class best_effort_planning : public Base {
       std::ranges::sort(seg.nodes);
       if (end < seg.booked.end) {
         seg.booked.end = end;
-        seg.run.end = static_cast<time_type>(end - this->suspend_time(t));
+        seg.run.end = static_cast<time_type>(end - times().suspend_time(t));
         seg.suspends = true;
       }
     }
-    this->settle_finish(l, seg);
+    times().settle_finish(l, seg);
     return seg;
   }
 
   [[nodiscard]] static constexpr bool is_always_ready() {
-    return Base::template prep_offers<preparation_feature::always_ready>;
+    return Book::template prep_offers<preparation_feature::always_ready>;
   }
   // How long a fresh start of the lease must wait for its preparation at most, if it began
   // now (a transfer in the link's earliest slot); 0 without a preparation that says.
   [[nodiscard]] time_type preparation_lead(const record_type& l) const {
-    if constexpr (Base::template prep_offers<preparation_feature::lead_time>) {
+    if constexpr (Book::template prep_offers<preparation_feature::lead_time>) {
       if (!l.suspended_on.empty()) return 0;
-      return this->prep_.lead_time(l.terms, this->now_);
+      return book_.preparation().lead_time(l.terms, book_.now());
     } else {
       return 0;
     }
   }
   [[nodiscard]] time_type ready_at(const terms_type& t, std::size_t node) const {
-    return std::max(this->now_, this->prep_.ready_at(t, node, this->now_));
+    return std::max(book_.now(), book_.preparation().ready_at(t, node, book_.now()));
   }
+
+ private:
+  Book& book_;
+
+  [[nodiscard]] typename Book::times_type times() const noexcept { return book_.times(); }
 };
 
 }  // namespace leasehold::policy::lease::detail

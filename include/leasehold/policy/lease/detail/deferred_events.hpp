@@ -1,6 +1,6 @@
 #pragma once
 
-// Part of the lease scheduler's transactions (detail/undo_log.hpp undoes the state): the
+// Part of the lease scheduler's transactions (the book's journal undoes the state): the
 // observer events of a call in progress are held here and delivered only once the call has
 // succeeded, so that an observer never hears of a call that was rolled back.
 

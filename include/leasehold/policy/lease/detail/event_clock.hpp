@@ -5,12 +5,15 @@
 // in time order (ends before begins at the same instant), and the schedule is re-evaluated
 // after each instant, as Haizea's event loop does.
 //
-//  - a segment that begins starts (or resumes) its lease (lease_book.hpp);
+//  - a segment that begins starts (or resumes) its lease (lease_book.hpp's begin_segment);
 //  - a segment that ends either completes its lease, freeing what it booked beyond its real
 //    end, or suspends it (§3.1): the work done is credited and the remainder requeued by its
 //    original submit time (§3.2);
 //  - an image transfer of the preparation step that starts or ends is announced to the
 //    observer at its instant (the scheduler's next event time includes them).
+//
+// A component over a lease book (lease_book.hpp); after each instant it asks best-effort
+// planning (best_effort_planning.hpp) over the same book to re-evaluate the schedule.
 
 #include <algorithm>
 #include <optional>
@@ -21,53 +24,51 @@
 
 namespace leasehold::policy::lease::detail {
 
-template <class Base>
-class event_clock : public Base {
+template <class Book>
+class event_clock {
  public:
-  using typename Base::capacity_type;
-  using typename Base::record_type;
-  using typename Base::segment_type;
-  using typename Base::time_type;
+  using capacity_type = typename Book::capacity_type;
+  using record_type = typename Book::record_type;
+  using segment_type = typename Book::segment_type;
+  using time_type = typename Book::time_type;
+  using preparation_type = typename Book::preparation_type;
 
- protected:
-  using Base::Base;
-  using typename Base::preparation_type;
+  explicit event_clock(Book& book) noexcept : book_(book) {}
 
   // Processes every event due by `now` and moves the clock there. Image transfers that start
   // or end on the way are announced at their own instants.
   void run_events_until(time_type now) {
     while (true) {
       std::optional<time_type> next;
-      if (!this->events_.empty()) next = std::get<0>(*this->events_.begin());
+      if (!book_.events().empty()) next = std::get<0>(*book_.events().begin());
       if (const auto transfer = next_transfer_event(); transfer && (!next || *transfer < *next))
         next = transfer;
       if (!next || *next > now) break;
       const time_type at = *next;
-      move_clock(at);
+      book_.move_clock(at);
       report_transfers(at);
-      if (this->events_.empty() || std::get<0>(*this->events_.begin()) != at) continue;
-      while (!this->events_.empty() && std::get<0>(*this->events_.begin()) == at) {
-        const auto [time, order, id] = *this->events_.begin();
-        this->log_.erase(this->events_, {time, order, id});
-        record_type& l = this->leases_.at(id);
-        if (order == Base::begin_order)
-          this->on_segment_begin(l, time);
+      if (book_.events().empty() || std::get<0>(*book_.events().begin()) != at) continue;
+      while (!book_.events().empty() && std::get<0>(*book_.events().begin()) == at) {
+        const auto [time, order, id] = book_.take_next_event();
+        record_type& l = book_.edit(id);
+        if (order == Book::begin_order)
+          book_.begin_segment(l, time);
         else
           on_segment_finish(l, time);
       }
-      this->reevaluate();
+      best_effort_planning<Book>(book_).reevaluate();
     }
-    move_clock(now);
+    book_.move_clock(now);
   }
 
   // Whether the preparation step announces its transfers (preparation.hpp: image staging).
   static constexpr bool reports_transfers =
-      Base::template prep_offers<preparation_feature::transfer_events>;
+      Book::template prep_offers<preparation_feature::transfer_events>;
 
   // When the preparation step's next transfer starts or ends, if it says.
   [[nodiscard]] std::optional<time_type> next_transfer_event() const {
     if constexpr (reports_transfers)
-      return this->prep_.next_transfer_event();
+      return book_.preparation().next_transfer_event();
     else
       return std::nullopt;
   }
@@ -77,17 +78,18 @@ class event_clock : public Base {
   void report_transfers(time_type at) {
     if constexpr (reports_transfers) {
       using change = typename preparation_type::transfer_change;
-      for (const auto& e : this->prep_.take_transfer_events(at)) {
-        if (this->observer_ == nullptr) continue;
+      for (const auto& e : book_.take_transfer_events(at)) {
+        lease_observer<time_type>* const observer = book_.observer();
+        if (observer == nullptr) continue;
         switch (e.change) {
           case change::started:
-            this->observer_->on_transfer_started(e.notice);
+            observer->on_transfer_started(e.notice);
             break;
           case change::withdrawn:
-            this->observer_->on_transfer_withdrawn(e.notice);
+            observer->on_transfer_withdrawn(e.notice);
             break;
           case change::finished:
-            this->observer_->on_transfer_finished(e.notice);
+            observer->on_transfer_finished(e.notice);
             break;
         }
       }
@@ -97,37 +99,33 @@ class event_clock : public Base {
   }
 
  private:
-  void move_clock(time_type t) {
-    if (t <= this->now_) return;
-    this->now_ = t;
-    // Inside a transaction the table catches up when the call succeeds (transactions.hpp).
-    if (!(Base::undoes_bookings && this->in_transaction_)) this->table_.advance_to(t);
-  }
+  Book& book_;
 
+  // `l` is the book's own record (Book::edit).
   void on_segment_finish(record_type& l, time_type at) {
-    this->log_.save(l);
+    const auto times = book_.times();
     const segment_type seg = *l.current;
     if (seg.completes) {
       const auto real_end =
-          static_cast<time_type>(seg.run.begin + this->wall_time(l, l.remaining_real));
-      this->close_segment(l, at, {seg.run.begin, std::min(real_end, seg.run.end)}, l.remaining_real,
+          static_cast<time_type>(seg.run.begin + times.wall_time(l, l.remaining_real));
+      book_.close_segment(l, at, {seg.run.begin, std::min(real_end, seg.run.end)}, l.remaining_real,
                           segment_outcome::completed);
       l.remaining_max = 0;
       l.remaining_real = 0;
-      this->finish_lease(l, at);
-      if (at < seg.booked.end) this->slide_back(seg.nodes);
+      book_.finish_lease(l, at);
+      if (at < seg.booked.end) best_effort_planning<Book>(book_).slide_back(seg.nodes);
       return;
     }
     // Suspended (§3.1): the work done is credited and the remainder requeued by its
     // original submit time (§3.2).
-    const time_type work = this->work_of(seg.run.end - seg.run.begin);
-    this->close_segment(l, at, seg.run, work, segment_outcome::suspended);
+    const time_type work = times.work_of(seg.run.end - seg.run.begin);
+    book_.close_segment(l, at, seg.run, work, segment_outcome::suspended);
     l.remaining_max -= work;
     l.remaining_real -= work;
     ++l.suspensions;
     l.suspended_on = seg.nodes;
-    this->enqueue(l);
-    if (this->observer_ != nullptr) this->observer_->on_suspended(l.terms.id, at);
+    book_.enqueue(l);
+    if (book_.observer() != nullptr) book_.observer()->on_suspended(l.terms.id, at);
   }
 };
 

@@ -1,17 +1,22 @@
 #pragma once
 
-// The lease scheduler's shared state and the bookkeeping every decision goes through
-// (lease_scheduler.hpp is the public face; the decisions are in reservation_admission.hpp,
-// best_effort_planning.hpp and event_clock.hpp, the transactions in transactions.hpp).
+// The lease scheduler's state object: the slot table, the lease records, the queue, the
+// pending segment events, the backfilling reservations, the leases on each node and the
+// clock, with the preparation step, the queue order and the node choice it was built with.
+//
+// The decisions are components that take a book by reference (lease_scheduler.hpp makes
+// them per call): reservation_admission.hpp, best_effort_planning.hpp, event_clock.hpp,
+// lease_checks.hpp; the VM time model under the configuration is lease_times.hpp
+// (times()). They read the book through its const accessors and change it only through the
+// changes below, each of which is recorded in the journal (lease_journal.hpp over
+// availability/journal.hpp), so that a failed call can be rolled back (transactions.hpp, the one
+// class that opens, commits and rolls back a call), and tells its observer events to whichever
+// observer the call has installed.
 //
 // A lease's segment is booked in the slot table, listed on its nodes, queued for its begin
-// and finish events and handed to the preparation step; unbooking takes all of that back.
-// Every such change goes through the undo log (undo_log.hpp), so that a failed call can be
-// rolled back, and its observer events through whichever observer the call has installed.
-//
-// The layers derived from this class name its members as this->member (static ones as
-// base::member): a dependent base's names are not found unqualified, and naming them at the
-// point of use keeps each layer from repeating a list of using-declarations of its own.
+// and finish events and handed to the preparation step (book()); unbooking takes all of that
+// back. A component that changes a lease record's own fields asks for it with edit(), which
+// saves the record before its first change in the call.
 
 #include <algorithm>
 #include <cstddef>
@@ -20,6 +25,7 @@
 #include <optional>
 #include <set>
 #include <span>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -29,9 +35,12 @@
 #include "leasehold/cluster/placement.hpp"
 #include "leasehold/cluster/slot_table.hpp"
 #include "leasehold/core/capacity.hpp"
+#include "leasehold/core/detail/describe.hpp"
+#include "leasehold/core/error.hpp"
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/lease/config.hpp"
-#include "leasehold/policy/lease/detail/undo_log.hpp"
+#include "leasehold/policy/lease/detail/lease_journal.hpp"
+#include "leasehold/policy/lease/detail/lease_times.hpp"
 #include "leasehold/policy/lease/lease_record.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
 #include "leasehold/policy/lease/node_choice.hpp"
@@ -40,9 +49,11 @@
 #include "leasehold/policy/lease/preparation_features.hpp"
 #include "leasehold/policy/lease/queue_order.hpp"
 #include "leasehold/policy/lease/scheduler_state.hpp"
-#include "leasehold/policy/lease/vm_time_model.hpp"
 
 namespace leasehold::policy::lease::detail {
+
+template <class Book>
+class transactions;
 
 template <class A, class Preparation, class QueueOrder, class NodeChoice>
 class lease_book {
@@ -57,54 +68,13 @@ class lease_book {
   using preparation_type = Preparation;
   using queue_order_type = QueueOrder;
   using node_choice_type = NodeChoice;
+  using times_type = lease_times<time_type, capacity_type>;
+  using state_type = scheduler_state<A>;
 
-  // The VM time model (vm_time_model.hpp) under this scheduler's configuration.
-  [[nodiscard]] time_type suspend_time(const terms_type& t) const {
-    return lease::suspend_time(config_, t);
-  }
-  [[nodiscard]] time_type resume_time(const terms_type& t) const {
-    return lease::resume_time(config_, t);
-  }
-  [[nodiscard]] time_type migration_time(const terms_type& t) const {
-    return lease::migration_time(config_, t);
-  }
-  [[nodiscard]] time_type time_for(time_type work) const { return lease::time_for(config_, work); }
-  [[nodiscard]] time_type work_of(time_type elapsed) const {
-    return lease::work_of(config_, elapsed);
-  }
-  [[nodiscard]] time_type overhead(const terms_type& t) const {
-    return lease::overhead(config_, t);
-  }
-  [[nodiscard]] time_type reservation_time_for(time_type work) const {
-    return lease::reservation_time_for(config_, work);
-  }
-  // Wall-clock time `work` seconds of the lease take: slowed down in VMs for best effort (and
-  // for reservations with stretch_reservations).
-  [[nodiscard]] time_type wall_time(const record_type& l, time_type work) const {
-    return l.is_best_effort() ? time_for(work) : reservation_time_for(work);
-  }
-  // How long an advance reservation or immediate lease holds its nodes: its (stretched)
-  // duration, plus its shutdown unless that falls inside (reservation_overhead_inside).
-  [[nodiscard]] time_type reservation_length(const terms_type& t) const {
-    const time_type held = reservation_time_for(t.duration);
-    return config_.reservation_overhead_inside ? held : static_cast<time_type>(held + overhead(t));
-  }
-
- protected:
-  lease_book(table_type table, const config_type& config, Preparation prep, QueueOrder order,
-             NodeChoice choice)
-      : table_(std::move(table)),
-        config_(config),
-        prep_(std::move(prep)),
-        order_(std::move(order)),
-        choice_(std::move(choice)),
-        now_(table_.origin()),
-        on_node_(table_.node_count()) {}
-
-  using undo_log_type = detail::undo_log<table_type, record_type>;
+  using journal_type = detail::lease_journal<table_type, record_type>;
   // Whether bookings are undone in place, the table's clock moving at commit
   // (transactions.hpp); otherwise a call saves the table whole.
-  static constexpr bool undoes_bookings = undo_log_type::logs_table && !requires(const A& a) {
+  static constexpr bool undoes_bookings = journal_type::logs_table && !requires(const A& a) {
     a.horizon();
   };
   // Whether the preparation step offers an optional capability (preparation_features.hpp):
@@ -122,33 +92,102 @@ class lease_book {
   static constexpr int begin_order = segment_begin_event;
   using event = std::tuple<time_type, int, std::uint64_t>;
 
-  // The resource vector a lease books per node: its own, plus room for its memory state
-  // when it may be suspended (§3.2).
-  [[nodiscard]] capacity_type booked_vector(const terms_type& t) const {
-    capacity_type v = t.per_node;
-    if (may_suspend(t) && config_.reserve_disk_for_memory_state && models_disk())
-      v[*config_.layout.disk] += t.per_node[config_.layout.memory];
-    return v;
+  static constexpr bool chooses_nodes = !std::same_as<NodeChoice, lowest_node_id>;
+  using node_key_type =
+      std::decay_t<std::invoke_result_t<const NodeChoice&, const node_candidate<table_type>&>>;
+
+  // An empty book over `table`, its clock at the table's origin. The configuration is taken as
+  // it is (lease_scheduler checks it first).
+  lease_book(table_type table, const config_type& config, Preparation prep, QueueOrder order,
+             NodeChoice choice)
+      : table_(std::move(table)),
+        config_(config),
+        prep_(std::move(prep)),
+        order_(std::move(order)),
+        choice_(std::move(choice)),
+        now_(table_.origin()),
+        on_node_(table_.node_count()) {}
+
+  // ---- reading -------------------------------------------------------------------------------
+
+  [[nodiscard]] const table_type& table() const noexcept { return table_; }
+  [[nodiscard]] const config_type& config() const noexcept { return config_; }
+  [[nodiscard]] const Preparation& preparation() const noexcept { return prep_; }
+  [[nodiscard]] const QueueOrder& order() const noexcept { return order_; }
+  [[nodiscard]] const NodeChoice& choice() const noexcept { return choice_; }
+  [[nodiscard]] time_type now() const noexcept { return now_; }
+  [[nodiscard]] lease_observer<time_type>* observer() const noexcept { return observer_; }
+  [[nodiscard]] const std::map<std::uint64_t, record_type>& leases() const noexcept {
+    return leases_;
   }
-  // Whether the nodes have a disk to book: a disk component in the layout, with capacity. A
-  // cluster whose disk component is 0 (Haizea's sites of CPU and memory only) models none, so
-  // nothing is booked on it for memory state or migrations.
-  [[nodiscard]] bool models_disk() const {
-    return config_.layout.disk && table_.per_node_total()[*config_.layout.disk] > 0;
+  // The live record of lease `id` (std::out_of_range if there is none: a broken index).
+  [[nodiscard]] const record_type& lease(std::uint64_t id) const { return leases_.at(id); }
+  // (submit, id): FIFO by submit time.
+  [[nodiscard]] const std::set<std::pair<time_type, std::uint64_t>>& queue() const noexcept {
+    return queue_;
   }
-  // suspend_thresholds_per_state (Haizea's paper-era code): how long a window that ends in a
-  // suspension must exceed for a lease that starts afresh after `preparation` seconds of
-  // image preparation, or that resumes.
-  [[nodiscard]] time_type suspend_threshold(const terms_type& t, bool resumes,
-                                            time_type preparation) const {
-    const time_type suspend = suspend_time(t);
-    if (!resumes) return static_cast<time_type>(2 * (overhead(t) + preparation + suspend));
-    if (config_.migrate == migration::allowed)
-      return static_cast<time_type>(2 * (migration_time(t) + 2 * suspend));
-    return static_cast<time_type>(2 * 2 * suspend);
+  // Best-effort leases booked for a future begin (with reservation_held_until_end, also those
+  // running the segment they were booked for).
+  [[nodiscard]] const std::set<std::uint64_t>& reserved() const noexcept { return reserved_; }
+  [[nodiscard]] const std::set<event>& events() const noexcept { return events_; }
+  // Leases with a segment on each node.
+  [[nodiscard]] const std::vector<std::vector<std::uint64_t>>& on_node() const noexcept {
+    return on_node_;
   }
-  [[nodiscard]] bool may_suspend(const terms_type& t) const {
-    return t.kind == lease_kind::best_effort && t.preemptible && config_.suspend == suspension::all;
+  // Finished leases not yet taken (retire_finished).
+  [[nodiscard]] const std::vector<record_type>& finished() const noexcept { return finished_; }
+  // Whether a call with the strong guarantee is in progress (transactions.hpp).
+  [[nodiscard]] bool in_transaction() const noexcept { return in_transaction_; }
+
+  // The VM time model under this book's configuration (it reads the configuration in place).
+  [[nodiscard]] times_type times() const noexcept { return {config_, table_.per_node_total()}; }
+
+  // The node choice's key for putting `l` on `node` over `span`.
+  [[nodiscard]] node_key_type node_key(std::size_t node, const record_type& l,
+                                       interval<time_type> span) const {
+    node_key_type key = choice_(node_candidate<table_type>{table_, node, l, span});
+    detail::check_sort_key("node choice", key, l.terms.id);
+    return key;
+  }
+
+  // ---- the changes, each journaled -----------------------------------------------------------
+
+  // A new lease record; returns it.
+  record_type& add_lease(std::uint64_t id, record_type record) {
+    return log_.add(leases_, id, std::move(record));
+  }
+  // Lease `id`'s record, to change its own fields: saved before its first change in the call.
+  record_type& edit(std::uint64_t id) {
+    record_type& l = leases_.at(id);
+    log_.save(l);
+    return l;
+  }
+
+  void enqueue(record_type& l) {
+    log_.save(l);
+    log_.insert(queue_, {l.terms.submit, l.terms.id});
+    l.state = lease_state::queued;
+  }
+  // Takes a lease out of the queue (its state is the caller's to set).
+  void dequeue(const record_type& l) { log_.erase(queue_, {l.terms.submit, l.terms.id}); }
+
+  // The best-effort lease `id` holds a backfilling reservation.
+  void hold_reservation(std::uint64_t id) { log_.insert(reserved_, id); }
+
+  // Takes the earliest pending event out of the events (there must be one).
+  event take_next_event() {
+    const event e = *events_.begin();
+    log_.erase(events_, e);
+    return e;
+  }
+
+  // Moves the clock forward to `t` (not back). Inside a transaction that undoes bookings in
+  // place the table catches up when the call succeeds (transactions.hpp); the transaction
+  // restores the clock if the call fails.
+  void move_clock(time_type t) {
+    if (t <= now_) return;
+    now_ = t;
+    if (!(undoes_bookings && in_transaction_)) table_.advance_to(t);
   }
 
   // A lease is over; with retire_finished it leaves the live state when the call ends (not at
@@ -156,9 +195,19 @@ class lease_book {
   void finished(const record_type& l) {
     if (config_.retire_finished) retiring_.push_back(l.terms.id);
   }
+  // The leases finished in this call leave the live state (retire_finished).
+  void retire() {
+    for (const std::uint64_t id : retiring_) log_.retire(leases_, finished_, id);
+    retiring_.clear();
+    // The observer has heard of every transfer's end by now (event_clock's report_transfers).
+    if constexpr (prep_offers<preparation_feature::take_finished>)
+      if (config_.retire_finished) (void)prep_.take_finished_transfers();
+  }
+  // A call begins: nothing of it is retiring yet.
+  void clear_retiring() noexcept { retiring_.clear(); }
 
   // A booked segment begins: the lease runs (or resumes, after migrating) from `at`.
-  void on_segment_begin(record_type& l, time_type at) {
+  void begin_segment(record_type& l, time_type at) {
     log_.save(l);
     l.state = lease_state::running;
     // A backfilling reservation is given back when its lease begins, or, as the paper-era
@@ -172,8 +221,8 @@ class lease_book {
     } else if (observer_ != nullptr) {
       observer_->on_resumed(l.terms.id, at, seg.nodes);
       // The phases before the run (lease_record.hpp): the migration, then the resume.
-      const auto resume_begin =
-          static_cast<time_type>(seg.booked.begin + (seg.migrates ? migration_time(l.terms) : 0));
+      const auto resume_begin = static_cast<time_type>(
+          seg.booked.begin + (seg.migrates ? times().migration_time(l.terms) : 0));
       if (seg.migrates)
         observer_->on_migrated(l.terms.id, at, l.suspended_on, seg.nodes,
                                {seg.booked.begin, resume_begin});
@@ -198,14 +247,6 @@ class lease_book {
     if (observer_ != nullptr) observer_->on_ended(l.terms.id, at);
   }
 
-  void enqueue(record_type& l) {
-    log_.save(l);
-    log_.insert(queue_, {l.terms.submit, l.terms.id});
-    l.state = lease_state::queued;
-  }
-
-  // ---- booking -----------------------------------------------------------------------------
-
   void book(record_type& l, segment_type seg) {
     log_.save(l);
     if (seg.transfer) start_migration(l, seg);
@@ -219,7 +260,7 @@ class lease_book {
       else
         prep_.prepare(l.terms, nodes, seg.booked.begin, now_);
     }
-    for (std::size_t node : seg.nodes) log_.push(on_node_, node, l.terms.id);
+    for (std::size_t node : seg.nodes) log_.push(on_node_[node], l.terms.id);
     log_.erase(queue_, {l.terms.submit, l.terms.id});
     log_.insert(events_, {seg.finish, finish_order, l.terms.id});
     if (seg.booked.begin > now_) log_.insert(events_, {seg.booked.begin, begin_order, l.terms.id});
@@ -228,22 +269,8 @@ class lease_book {
     if (l.current->booked.begin > now_) {
       l.state = lease_state::scheduled;
     } else {
-      on_segment_begin(l, now_);
+      begin_segment(l, now_);
     }
-  }
-
-  // migration_step::transfer_first: the transfer to the segment's nodes starts now, holding
-  // their disk, and the memory state is theirs from here on (a later plan resumes it there,
-  // or moves it again). It is not undone if the resume is planned again.
-  void start_migration(record_type& l, segment_type& seg) {
-    const interval<time_type> transfer = *seg.transfer;
-    seg.transfer.reset();
-    if (const auto disk = transfer_vector(l.terms)) table_reserve({transfer, *disk, seg.nodes});
-    const std::vector<std::size_t> from = l.suspended_on;
-    l.suspended_on = seg.nodes;
-    l.migration_transfer = transfer;
-    ++l.migrations;
-    if (observer_ != nullptr) observer_->on_migrated(l.terms.id, now_, from, seg.nodes, transfer);
   }
 
   // Gives back what the current segment holds from `from` on and forgets it.
@@ -254,14 +281,172 @@ class lease_book {
     if (!rest.empty()) table_release({rest, seg.per_node, seg.nodes});
     log_.erase(events_, {seg.finish, finish_order, l.terms.id});
     log_.erase(events_, {seg.booked.begin, begin_order, l.terms.id});
-    for (std::size_t node : seg.nodes) log_.erase(on_node_, node, l.terms.id);
+    for (std::size_t node : seg.nodes) log_.erase(on_node_[node], l.terms.id);
     prep_.cancel(l.terms.id, now_);
     log_.erase(reserved_, l.terms.id);
     l.current.reset();
     ++l.generation;
   }
 
-  // Bookings in the slot table, through the undo log when it can take them back in place.
+  // The current segment, on the same nodes from the same begin, now ends its booking earlier
+  // (`shorter`, a suspension before a reservation): what it held after shorter.booked.end is
+  // freed and its finish event moves.
+  void shorten(record_type& l, segment_type shorter) {
+    log_.save(l);
+    const segment_type& seg = *l.current;
+    if (shorter.booked.end < seg.booked.end)
+      table_release({{shorter.booked.end, seg.booked.end}, seg.per_node, seg.nodes});
+    log_.erase(events_, {seg.finish, finish_order, l.terms.id});
+    log_.insert(events_, {shorter.finish, finish_order, l.terms.id});
+    ++l.generation;
+    l.current = std::move(shorter);
+  }
+
+  // Sets the observer (nullptr: none); a transaction installs its own for the call.
+  void set_observer(lease_observer<time_type>* observer) noexcept { observer_ = observer; }
+
+  // Announces the transfers of a preparation step that reports them, up to `at`
+  // (transfer_reporting_preparation): its own journal or the transaction's copy covers them.
+  auto take_transfer_events(time_type at) requires(
+      prep_offers<preparation_feature::transfer_events>) {
+    return prep_.take_transfer_events(at);
+  }
+
+  // With retire_finished: the finished leases, each handed out once.
+  [[nodiscard]] std::vector<record_type> take_finished() noexcept {
+    std::vector<record_type> taken;
+    taken.swap(finished_);
+    return taken;
+  }
+
+  // ---- the state as values (scheduler_state.hpp) ---------------------------------------------
+
+  [[nodiscard]] state_type export_state() const {
+    state_type state{config_, now_, table_, {}, {reserved_.begin(), reserved_.end()}, finished_};
+    state.leases.reserve(leases_.size());
+    for (const auto& entry : leases_) state.leases.push_back(entry.second);
+    return state;
+  }
+
+  // Fills an empty book with `state`'s records (each checked already: lease_checks.hpp) and
+  // rebuilds the indexes from them. Throws invalid_request naming the first inconsistency
+  // among the records (lease_scheduler::import_state then validates the whole).
+  void import_records(state_type& state) {
+    using leasehold::detail::describe;
+    for (record_type& record : state.leases) {
+      const std::uint64_t id = record.terms.id;
+      const auto [it, fresh] = leases_.emplace(id, std::move(record));
+      if (!fresh) throw invalid_request(describe("scheduler state: lease ", id, " appears twice"));
+      const record_type& l = it->second;
+      if (l.state == lease_state::queued) queue_.insert({l.terms.submit, id});
+      for (const auto& e : pending_events(l)) {
+        if (std::get<0>(e) < now_)
+          throw invalid_request(describe("scheduler state: lease ", id, " has an event at ",
+                                         std::get<0>(e), ", before the clock ", now_));
+        events_.insert(e);
+      }
+      if (l.current)
+        for (std::size_t node : l.current->nodes) {
+          if (node >= on_node_.size())
+            throw invalid_request(describe("scheduler state: lease ", id, " is booked on node ",
+                                           node, " but the table has ", on_node_.size()));
+          on_node_[node].push_back(id);
+        }
+    }
+    for (std::uint64_t id : state.reserved) {
+      const auto it = leases_.find(id);
+      // With reservation_held_until_end a running lease still holds the reservation it began
+      // with.
+      const bool holds =
+          it != leases_.end() && it->second.is_best_effort() &&
+          (it->second.state == lease_state::scheduled ||
+           (it->second.state == lease_state::running && config_.reservation_held_until_end));
+      if (!holds)
+        throw invalid_request(describe("scheduler state: lease ", id,
+                                       config_.reservation_held_until_end
+                                           ? " holds a reservation but is not a scheduled or "
+                                             "running best-effort lease"
+                                           : " holds a reservation but is not a scheduled "
+                                             "best-effort lease"));
+      reserved_.insert(id);
+    }
+    finished_ = std::move(state.finished);
+  }
+
+  // Checks the book against its slot table: every node's free capacity at every change point
+  // equals its total minus the segments booked on it; queue and states agree. Throws
+  // invariant_violation naming the first difference. O(nodes x bookings).
+  void validate() const {
+    table_.validate();
+    for (std::size_t node = 0; node < on_node_.size(); ++node) {
+      std::vector<time_type> points{now_};
+      for (const auto& block : table_.node(node).free_blocks()) points.push_back(block.span.begin);
+      for (std::uint64_t id : on_node_[node]) {
+        const segment_type& seg = *leases_.at(id).current;
+        points.push_back(std::max(seg.booked.begin, now_));
+        points.push_back(seg.booked.end);
+      }
+      // Migration transfers under way to this node (migration_step::transfer_first).
+      std::vector<std::pair<interval<time_type>, capacity_type>> transfers;
+      for (const auto& [id, l] : leases_) {
+        if (!l.migration_transfer || l.migration_transfer->end <= now_) continue;
+        if (std::ranges::find(l.suspended_on, node) == l.suspended_on.end()) continue;
+        if (const auto disk = times().transfer_vector(l.terms)) {
+          transfers.emplace_back(*l.migration_transfer, *disk);
+          points.push_back(l.migration_transfer->end);
+        }
+      }
+      for (time_type t : points) {
+        if (t < now_ || t == forever<time_type>) continue;
+        capacity_type expected = table_.per_node_total();
+        for (std::uint64_t id : on_node_[node]) {
+          const segment_type& seg = *leases_.at(id).current;
+          if (seg.booked.contains(t)) expected -= seg.per_node;
+        }
+        for (const auto& [span, disk] : transfers)
+          if (span.contains(t)) expected -= disk;
+        if (!is_nonnegative(expected))
+          throw invariant_violation(leasehold::detail::describe("lease_scheduler: node ", node,
+                                                                " over-committed at ", t));
+        if (!(expected == table_.node(node).free_at(t)))
+          throw invariant_violation(leasehold::detail::describe(
+              "lease_scheduler: node ", node, " has ", table_.node(node).free_at(t), " free at ", t,
+              " but its segments leave ", expected));
+      }
+    }
+    for (const auto& [id, l] : leases_) {
+      const bool in_queue = queue_.contains({l.terms.submit, id});
+      if (in_queue != (l.state == lease_state::queued))
+        throw invariant_violation(
+            leasehold::detail::describe("lease_scheduler: lease ", id, " is ", l.state, " but ",
+                                        in_queue ? "is" : "is not", " in the queue"));
+      const bool booked = l.state == lease_state::scheduled || l.state == lease_state::running;
+      if (booked != l.current.has_value())
+        throw invariant_violation(
+            leasehold::detail::describe("lease_scheduler: lease ", id, " is ", l.state, " but ",
+                                        booked ? "has no" : "has a", " segment"));
+    }
+  }
+
+ private:
+  friend class transactions<lease_book>;
+
+  // migration_step::transfer_first: the transfer to the segment's nodes starts now, holding
+  // their disk, and the memory state is theirs from here on (a later plan resumes it there,
+  // or moves it again). It is not undone if the resume is planned again.
+  void start_migration(record_type& l, segment_type& seg) {
+    const interval<time_type> transfer = *seg.transfer;
+    seg.transfer.reset();
+    if (const auto disk = times().transfer_vector(l.terms))
+      table_reserve({transfer, *disk, seg.nodes});
+    const std::vector<std::size_t> from = l.suspended_on;
+    l.suspended_on = seg.nodes;
+    l.migration_transfer = transfer;
+    ++l.migrations;
+    if (observer_ != nullptr) observer_->on_migrated(l.terms.id, now_, from, seg.nodes, transfer);
+  }
+
+  // Bookings in the slot table, through the journal when it can take them back in place.
   void table_reserve(const typename table_type::placement_type& p) {
     if constexpr (undoes_bookings)
       log_.reserve(table_, p);
@@ -275,54 +460,6 @@ class lease_book {
       table_.release(p);
   }
 
-  // When the segment really ends, and whether the lease ends with it. Best-effort work is
-  // slowed down inside VMs; an advance reservation holds wall-clock time.
-  void settle_finish(const record_type& l, segment_type& seg) const {
-    const auto real_end = static_cast<time_type>(seg.run.begin + wall_time(l, l.remaining_real));
-    // A lease that ends before its maximum shuts down first, unless Haizea's choice frees its
-    // nodes at once (shutdown_after_early_end off).
-    const time_type shutdown =
-        real_end < seg.run.end && !config_.shutdown_after_early_end ? 0 : overhead(l.terms);
-    if (!seg.suspends) {
-      seg.completes = true;
-      seg.finish = std::min(static_cast<time_type>(std::min(real_end, seg.run.end) + shutdown),
-                            seg.booked.end);
-    } else if (real_end <= seg.run.end) {
-      seg.completes = true;
-      seg.finish = std::min(static_cast<time_type>(real_end + shutdown), seg.booked.end);
-    } else {
-      seg.completes = false;
-      seg.finish = seg.booked.end;
-    }
-  }
-
-  // ---- node choice ---------------------------------------------------------------------------
-
-  static constexpr bool chooses_nodes = !std::same_as<NodeChoice, lowest_node_id>;
-
-  using node_key_type =
-      std::decay_t<std::invoke_result_t<const NodeChoice&, const node_candidate<table_type>&>>;
-
-  // What a transfer_first migration holds on each destination node: disk for the image
-  // instance and the memory state (s_I + m MB), or nothing when the nodes have no disk
-  // (models_disk()).
-  [[nodiscard]] std::optional<capacity_type> transfer_vector(const terms_type& t) const {
-    if (!models_disk()) return std::nullopt;
-    capacity_type v{};
-    v[*config_.layout.disk] = static_cast<typename capacity_type::value_type>(
-        t.per_node[config_.layout.memory] + (t.image ? t.image->size_mb : 0));
-    if (!is_positive(v)) return std::nullopt;
-    return v;
-  }
-
-  // The node choice's key for putting `l` on `node` over `span`.
-  [[nodiscard]] node_key_type node_key(std::size_t node, const record_type& l,
-                                       interval<time_type> span) const {
-    node_key_type key = choice_(node_candidate<table_type>{table_, node, l, span});
-    detail::check_sort_key("node choice", key, l.terms.id);
-    return key;
-  }
-
   table_type table_;
   config_type config_;
   Preparation prep_;
@@ -330,18 +467,15 @@ class lease_book {
   NodeChoice choice_;
   time_type now_;
   lease_observer<time_type>* observer_ = nullptr;
-  bool in_call_ = false;                 // inside a public call (see outermost())
-  bool in_transaction_ = false;          // inside a public call with the guarantee (transaction())
+  bool in_transaction_ = false;          // inside a public call with the guarantee
   std::vector<std::uint64_t> retiring_;  // finished in the call in progress
-  undo_log_type log_;                    // records the changes of the call in progress
+  journal_type log_;                     // records the changes of the call in progress
   std::vector<record_type> finished_;    // finished leases not yet taken
   std::map<std::uint64_t, record_type> leases_;
-  std::set<std::pair<time_type, std::uint64_t>> queue_;  // (submit, id): FIFO by submit time
-  // Best-effort leases booked for a future begin (with reservation_held_until_end, also those
-  // running the segment they were booked for).
+  std::set<std::pair<time_type, std::uint64_t>> queue_;
   std::set<std::uint64_t> reserved_;
   std::set<event> events_;
-  std::vector<std::vector<std::uint64_t>> on_node_;  // leases with a segment on each node
+  std::vector<std::vector<std::uint64_t>> on_node_;
 };
 
 }  // namespace leasehold::policy::lease::detail

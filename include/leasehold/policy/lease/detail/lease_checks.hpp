@@ -31,20 +31,21 @@
 
 namespace leasehold::policy::lease::detail {
 
-template <class Base>
-class lease_checks : public Base {
+// A component over a lease book (lease_book.hpp), which it only reads: the table (node count
+// and capacity), the configuration, the preparation step, the clock and the live ids.
+template <class Book>
+class lease_checks {
  public:
-  using typename Base::record_type;
-  using typename Base::segment_type;
-  using typename Base::terms_type;
-  using typename Base::time_type;
+  using record_type = typename Book::record_type;
+  using segment_type = typename Book::segment_type;
+  using terms_type = typename Book::terms_type;
+  using time_type = typename Book::time_type;
 
- protected:
-  using Base::Base;
+  explicit lease_checks(const Book& book) noexcept : book_(book) {}
 
   // The terms of a lease submitted at `now` (submit()); a duplicate id is refused too.
   void check_terms(const terms_type& t, time_type now) const {
-    if (this->leases_.contains(t.id))
+    if (book_.leases().contains(t.id))
       throw invalid_lease(leasehold::detail::describe("lease ", t.id, " (", t.kind,
                                                       "): a lease with this id was already "
                                                       "submitted"),
@@ -59,41 +60,41 @@ class lease_checks : public Base {
       throw invalid_lease(describe("lease ", t.id, " (", t.kind, "): ", parts...), field);
     };
     if (t.nodes <= 0) fail("terms.nodes", "asks for ", t.nodes, " nodes; it needs at least one");
-    if (static_cast<std::uint64_t>(t.nodes) > this->table_.node_count())
+    if (static_cast<std::uint64_t>(t.nodes) > book_.table().node_count())
       fail("terms.nodes", "asks for ", t.nodes, " nodes but the cluster has ",
-           this->table_.node_count());
+           book_.table().node_count());
     if (t.duration <= 0) fail("terms.duration", "duration ", t.duration, " must be positive");
     // time_for multiplies by (100 + slowdown %); keep that and now + twice the span in range.
-    if (t.duration > std::numeric_limits<time_type>::max() / 200 - this->overhead(t) ||
+    if (t.duration > std::numeric_limits<time_type>::max() / 200 - times().overhead(t) ||
         !leasehold::detail::checked_add(
-            now, static_cast<time_type>(2 * (t.duration + this->overhead(t)))))
+            now, static_cast<time_type>(2 * (t.duration + times().overhead(t)))))
       fail("terms.duration", "duration ", t.duration, " overflows the time type");
     if (t.real_duration < 0 || t.real_duration > t.duration)
       fail("terms.real_duration", "real duration ", t.real_duration, " outside [0, duration ",
            t.duration, "]");
     if (!is_positive(t.per_node))
       fail("terms.per_node", "per-node resources ", t.per_node, " must be positive");
-    if (!fits(this->booked_vector(t), this->table_.per_node_total()))
-      fail("terms.per_node", "per-node resources ", this->booked_vector(t), " exceed a node's ",
-           this->table_.per_node_total());
+    if (!fits(times().booked_vector(t), book_.table().per_node_total()))
+      fail("terms.per_node", "per-node resources ", times().booked_vector(t), " exceed a node's ",
+           book_.table().per_node_total());
     if (t.submit > now)
       fail("terms.submit", "submitted at ", t.submit, ", after the current time ", now);
     if (t.image && t.image->size_mb < 0)
       fail("terms.image", "image size ", t.image->size_mb, " is negative");
     if (t.hold_in_queue && t.kind != lease_kind::best_effort)
       fail("terms.hold_in_queue", "only a best-effort lease can be held in the queue");
-    if constexpr (Base::template prep_offers<preparation_feature::check_terms>) {
+    if constexpr (Book::template prep_offers<preparation_feature::check_terms>) {
       try {
-        this->prep_.check_terms(t);
+        book_.preparation().check_terms(t);
       } catch (const error& e) {
         fail("terms.image", e.what());
       }
     }
-    const time_type span = static_cast<time_type>(t.duration + this->overhead(t));
-    if (t.kind != lease_kind::best_effort && this->config_.reservation_overhead_inside &&
-        this->reservation_time_for(t.duration) <= this->overhead(t))
+    const time_type span = static_cast<time_type>(t.duration + times().overhead(t));
+    if (t.kind != lease_kind::best_effort && book_.config().reservation_overhead_inside &&
+        times().reservation_time_for(t.duration) <= times().overhead(t))
       fail("terms.duration", "duration ", t.duration, " leaves no run before its shutdown (",
-           this->overhead(t), " s, inside the reservation)");
+           times().overhead(t), " s, inside the reservation)");
     if (t.kind == lease_kind::advance_reservation) {
       if (!t.start && !t.start_window)
         fail("terms.start", "an advance reservation needs a start or a start window");
@@ -117,7 +118,7 @@ class lease_checks : public Base {
   void check_record(const record_type& l) const {
     using leasehold::detail::describe;
     const terms_type& t = l.terms;
-    const time_type now = this->now_;
+    const time_type now = book_.now();
     auto fail = [&](const char* field, const auto&... parts) {
       throw invalid_lease(describe("lease ", t.id, ": ", parts...), field);
     };
@@ -218,13 +219,13 @@ class lease_checks : public Base {
           break;
         case segment_outcome::suspended:
           ++suspended;
-          if (!this->may_suspend(t))
+          if (!times().may_suspend(t))
             fail("history", "segment ", i,
                  " of its history was suspended, which this lease "
                  "cannot be");
           if (const auto ran_for = length(h.run.begin, h.run.end);
-              ran_for > static_cast<unsigned_time>(this->time_for(t.duration)) ||
-              h.work != this->work_of(static_cast<time_type>(ran_for)))
+              ran_for > static_cast<unsigned_time>(times().time_for(t.duration)) ||
+              h.work != times().work_of(static_cast<time_type>(ran_for)))
             fail("history", "segment ", i, " of its history ran ", h.run, " but credits ", h.work,
                  " work");
           break;
@@ -262,6 +263,10 @@ class lease_checks : public Base {
   }
 
  private:
+  const Book& book_;
+
+  [[nodiscard]] typename Book::times_type times() const noexcept { return book_.times(); }
+
   using unsigned_time = std::make_unsigned_t<time_type>;
   // The length of [begin, end) for begin <= end, without overflow.
   [[nodiscard]] static unsigned_time length(time_type begin, time_type end) {
@@ -274,12 +279,12 @@ class lease_checks : public Base {
                    const char* field) const {
     bool ok = nodes.size() == static_cast<std::size_t>(l.terms.nodes);
     for (std::size_t i = 0; ok && i < nodes.size(); ++i)
-      ok = nodes[i] < this->table_.node_count() && (i == 0 || nodes[i - 1] < nodes[i]);
+      ok = nodes[i] < book_.table().node_count() && (i == 0 || nodes[i - 1] < nodes[i]);
     if (!ok)
       throw invalid_lease(
           leasehold::detail::describe("lease ", l.terms.id, ": ", field, " names ", nodes.size(),
                                       " nodes; it needs ", l.terms.nodes, " distinct nodes of the ",
-                                      this->table_.node_count(), " in increasing order"),
+                                      book_.table().node_count(), " in increasing order"),
           field);
   }
 
@@ -289,14 +294,14 @@ class lease_checks : public Base {
   void check_segment(const record_type& l, const segment_type& seg, time_type previous_end) const {
     using leasehold::detail::describe;
     const terms_type& t = l.terms;
-    const time_type now = this->now_;
+    const time_type now = book_.now();
     auto fail = [&](const char* field, const auto&... parts) {
       throw invalid_lease(describe("lease ", t.id, ": ", parts...), field);
     };
     check_nodes(l, seg.nodes, "current.nodes");
-    if (!(seg.per_node == this->booked_vector(t)))
+    if (!(seg.per_node == times().booked_vector(t)))
       fail("current.per_node", "its segment books ", seg.per_node, " per node, not ",
-           this->booked_vector(t));
+           times().booked_vector(t));
     if (seg.transfer)
       fail("current.transfer", "its segment still plans a transfer (booked segments have none)");
     if (!(seg.booked.begin <= seg.run.begin && seg.run.begin <= seg.run.end &&
@@ -327,42 +332,42 @@ class lease_checks : public Base {
                                           : "its segment starts afresh a suspended lease");
     if (seg.migrates && !seg.resumes)
       fail("current.migrates", "its segment migrates without resuming");
-    const auto lead = static_cast<time_type>((seg.migrates ? this->migration_time(t) : 0) +
-                                             (seg.resumes ? this->resume_time(t) : 0));
+    const auto lead = static_cast<time_type>((seg.migrates ? times().migration_time(t) : 0) +
+                                             (seg.resumes ? times().resume_time(t) : 0));
     if (length(seg.booked.begin, seg.run.begin) != static_cast<unsigned_time>(lead))
       fail("current.run", "its run begins at ", seg.run.begin, ", not ", lead,
            " (migration and resume) after its booking's begin ", seg.booked.begin);
     if (seg.suspends) {
-      if (!this->may_suspend(t))
+      if (!times().may_suspend(t))
         fail("current.suspends", "its segment suspends a lease that cannot be");
-      if (length(seg.run.end, seg.booked.end) < static_cast<unsigned_time>(this->suspend_time(t)))
+      if (length(seg.run.end, seg.booked.end) < static_cast<unsigned_time>(times().suspend_time(t)))
         fail("current.booked", "its booking ends at ", seg.booked.end,
-             ", leaving less than its suspension (", this->suspend_time(t), ") after its run ",
+             ", leaving less than its suspension (", times().suspend_time(t), ") after its run ",
              seg.run);
     } else if (length(seg.run.end, seg.booked.end) !=
-               static_cast<unsigned_time>(this->overhead(t))) {
+               static_cast<unsigned_time>(times().overhead(t))) {
       fail("current.booked", "its booking ends at ", seg.booked.end, ", not its shutdown (",
-           this->overhead(t), ") after its run ", seg.run);
+           times().overhead(t), ") after its run ", seg.run);
     }
     const auto run_length = length(seg.run.begin, seg.run.end);
     if (l.is_best_effort()) {
       // The run is the remaining maximum (slowed down in VMs). A segment cut short to end in a
       // suspension runs until the suspension begins, which may fall where its shutdown would
       // have been: no longer than the run and the shutdown together.
-      const auto planned = static_cast<unsigned_time>(this->time_for(l.remaining_max));
+      const auto planned = static_cast<unsigned_time>(times().time_for(l.remaining_max));
       const auto limit =
-          static_cast<unsigned_time>(planned + static_cast<unsigned_time>(this->overhead(t)));
+          static_cast<unsigned_time>(planned + static_cast<unsigned_time>(times().overhead(t)));
       if (seg.suspends ? run_length > limit : run_length != planned)
         fail("current.run", "its segment runs ", seg.run, ", but its remaining work ",
              l.remaining_max, " takes ", planned, seg.suspends ? " (and its shutdown " : "",
-             seg.suspends ? describe(this->overhead(t), ")") : std::string());
+             seg.suspends ? describe(times().overhead(t), ")") : std::string());
     } else {
       if (seg.resumes || seg.suspends)
         fail("current.suspends", "a reservation's segment neither resumes nor suspends");
       if (length(seg.booked.begin, seg.booked.end) !=
-          static_cast<unsigned_time>(this->reservation_length(t)))
+          static_cast<unsigned_time>(times().reservation_length(t)))
         fail("current.booked", "its booking ", seg.booked, " is not its length ",
-             this->reservation_length(t));
+             times().reservation_length(t));
       if (t.kind == lease_kind::advance_reservation && t.start && *t.start != seg.booked.begin)
         fail("terms.start", "an advance reservation starting at ", *t.start, " but booked from ",
              seg.booked.begin);
@@ -374,10 +379,10 @@ class lease_checks : public Base {
     // The finish and whether the lease completes, from the remaining real work.
     if (!leasehold::detail::checked_add(
             seg.run.begin,
-            static_cast<time_type>(this->wall_time(l, l.remaining_real) + this->overhead(t))))
+            static_cast<time_type>(times().wall_time(l, l.remaining_real) + times().overhead(t))))
       fail("current.run", "its run from ", seg.run.begin, " overflows the time type");
     segment_type settled = seg;
-    this->settle_finish(l, settled);
+    times().settle_finish(l, settled);
     if (settled.completes != seg.completes)
       fail("current.completes", "its segment ", seg.completes ? "completes" : "does not complete",
            " the lease, but its remaining real work ", l.remaining_real,

@@ -32,37 +32,37 @@
 
 namespace leasehold::policy::lease::detail {
 
-template <class Base>
-class reservation_admission : public Base {
+// A component over a lease book (lease_book.hpp): it reads the table, the leases on each node
+// and the preparation step, and books, unbooks and requeues through the book's changes.
+template <class Book>
+class reservation_admission {
  public:
-  using typename Base::capacity_type;
-  using typename Base::record_type;
-  using typename Base::segment_type;
-  using typename Base::terms_type;
-  using typename Base::time_type;
+  using capacity_type = typename Book::capacity_type;
+  using record_type = typename Book::record_type;
+  using segment_type = typename Book::segment_type;
+  using terms_type = typename Book::terms_type;
+  using time_type = typename Book::time_type;
+  using node_key_type = typename Book::node_key_type;
 
- protected:
-  using Base::Base;
-
-  using typename Base::node_key_type;
+  explicit reservation_admission(Book& book) noexcept : book_(book) {}
 
   // Books an advance reservation or immediate lease; returns the rejection reason, or "".
   std::string admit(record_type& l) {
     const terms_type& t = l.terms;
     const auto n = static_cast<std::size_t>(t.nodes);
-    const capacity_type v = this->booked_vector(t);
-    const time_type length = this->reservation_length(t);
+    const capacity_type v = times().booked_vector(t);
+    const time_type length = times().reservation_length(t);
     using leasehold::detail::describe;
 
     std::optional<time_type> start;
     if (t.kind == lease_kind::immediate) {
-      start = this->now_;
+      start = book_.now();
     } else if (t.start) {
       start = *t.start;
     } else {
       // A window of starts: the earliest without preemption, else its first instant with it.
-      const time_type first = std::max(t.start_window->begin, this->now_);
-      const auto p = this->table_.earliest_fit(
+      const time_type first = std::max(t.start_window->begin, book_.now());
+      const auto p = book_.table().earliest_fit(
           {n, v, length, {first, static_cast<time_type>(t.start_window->end + length)}});
       start = p ? p->start() : first;
     }
@@ -79,23 +79,24 @@ class reservation_admission : public Base {
     // nullopt when the node cannot take the image at all.
     const auto image_rank = [&](std::size_t node) -> std::optional<int> {
       if constexpr (stages_images)
-        if (stages_image) return this->prep_.reservation_rank(t, node, span.begin, this->now_);
+        if (stages_image)
+          return book_.preparation().reservation_rank(t, node, span.begin, book_.now());
       return 0;
     };
-    const std::vector<std::size_t> free = this->table_.nodes_free(span, v);
+    const std::vector<std::size_t> free = book_.table().nodes_free(span, v);
     for (std::size_t node : free)
       if (const auto image = image_rank(node))
-        candidates.push_back({0, *image, this->node_key(node, l, span), node});
+        candidates.push_back({0, *image, book_.node_key(node, l, span), node});
     bool preemptible_added = false;
     const auto add_preemptible = [&] {
       if (preemptible_added || t.kind == lease_kind::immediate) return;
       preemptible_added = true;
-      for (std::size_t node = 0; node < this->table_.node_count(); ++node) {
+      for (std::size_t node = 0; node < book_.table().node_count(); ++node) {
         if (std::ranges::binary_search(free, node)) continue;
         const auto rank = preemption_rank(node, span, v);
         if (!rank) continue;
         if (const auto image = image_rank(node))
-          candidates.push_back({*rank, *image, this->node_key(node, l, span), node});
+          candidates.push_back({*rank, *image, book_.node_key(node, l, span), node});
       }
     };
     if (candidates.size() < n) add_preemptible();
@@ -124,8 +125,8 @@ class reservation_admission : public Base {
         if (!stages_image) return true;
         std::vector<std::size_t> nodes;
         for (const auto& c : chosen) nodes.push_back(c.node);
-        return this->prep_.can_prepare(t, std::span<const std::size_t>(nodes), span.begin,
-                                       this->now_);
+        return book_.preparation().can_prepare(t, std::span<const std::size_t>(nodes), span.begin,
+                                               book_.now());
       } else {
         (void)chosen;
         return true;
@@ -152,39 +153,34 @@ class reservation_admission : public Base {
   // Makes a best-effort lease give up [at, ...) (§3.1): unscheduled if it has not begun;
   // else suspended so that the suspension ends exactly at `at`; else (no suspension, or no
   // time left to suspend) cancelled and requeued with its work lost.
+  // `victim` is the book's own record (Book::edit).
   void preempt(record_type& victim, time_type at) {
     segment_type seg = *victim.current;
-    if (seg.booked.begin > this->now_) {
-      this->unbook(victim, this->now_);
-      this->enqueue(victim);
+    if (seg.booked.begin > book_.now()) {
+      book_.unbook(victim, book_.now());
+      book_.enqueue(victim);
       return;
     }
-    const auto suspend_begin = static_cast<time_type>(at - this->suspend_time(victim.terms));
+    const auto suspend_begin = static_cast<time_type>(at - times().suspend_time(victim.terms));
     // Haizea's paper-era code suspends only a lease that has run long enough by `at` (the
     // threshold of a resume, as it may be resumed and suspended again).
-    const bool long_enough = !this->config_.suspend_thresholds_per_state ||
-                             at - seg.run.begin >= this->suspend_threshold(victim.terms, true, 0);
-    if (this->may_suspend(victim.terms) && suspend_begin >= this->now_ &&
+    const bool long_enough = !book_.config().suspend_thresholds_per_state ||
+                             at - seg.run.begin >= times().suspend_threshold(victim.terms, true, 0);
+    if (times().may_suspend(victim.terms) && suspend_begin >= book_.now() &&
         suspend_begin >= seg.run.begin && long_enough) {
-      this->log_.save(victim);
-      if (at < seg.booked.end) this->table_release({{at, seg.booked.end}, seg.per_node, seg.nodes});
-      this->log_.erase(this->events_, {seg.finish, Base::finish_order, victim.terms.id});
       seg.booked.end = at;
       seg.run.end = std::min(seg.run.end, suspend_begin);
       seg.suspends = true;
-      this->settle_finish(victim, seg);
-      this->log_.insert(this->events_, {seg.finish, Base::finish_order, victim.terms.id});
-      ++victim.generation;
-      victim.current = seg;
+      times().settle_finish(victim, seg);
+      book_.shorten(victim, std::move(seg));
       return;
     }
-    const time_type run_end = std::clamp(this->now_, seg.run.begin, seg.run.end);
-    this->close_segment(victim, this->now_, {seg.run.begin, run_end}, 0,
+    const time_type run_end = std::clamp(book_.now(), seg.run.begin, seg.run.end);
+    book_.close_segment(victim, book_.now(), {seg.run.begin, run_end}, 0,
                         segment_outcome::cancelled);
-    this->log_.save(victim);
-    ++victim.cancellations;
-    this->enqueue(victim);
-    if (this->observer_ != nullptr) this->observer_->on_requeued(victim.terms.id, this->now_);
+    ++victim.cancellations;  // saved by close_segment
+    book_.enqueue(victim);
+    if (book_.observer() != nullptr) book_.observer()->on_requeued(victim.terms.id, book_.now());
   }
 
   [[nodiscard]] static bool is_preemptible(const record_type& l) {
@@ -192,9 +188,13 @@ class reservation_admission : public Base {
   }
 
  private:
+  Book& book_;
+
+  [[nodiscard]] typename Book::times_type times() const noexcept { return book_.times(); }
+
   // Whether the preparation step takes part in admission (image staging).
   static constexpr bool stages_images =
-      Base::template prep_offers<preparation_feature::reservations>;
+      Book::template prep_offers<preparation_feature::reservations>;
 
   // Preempts the best-effort leases in the way on `preempt_on` (§3.1, in id order) and books
   // the lease on `nodes` (in increasing order) over `span`.
@@ -202,30 +202,30 @@ class reservation_admission : public Base {
                         std::span<const std::size_t> preempt_on) {
     std::vector<std::uint64_t> victims;
     for (std::size_t node : preempt_on) {
-      for (std::uint64_t id : this->on_node_[node]) {
-        const record_type& other = this->leases_.at(id);
+      for (std::uint64_t id : book_.on_node()[node]) {
+        const record_type& other = book_.lease(id);
         if (is_preemptible(other) && other.current->booked.overlaps(span)) victims.push_back(id);
       }
     }
     std::ranges::sort(victims);
     victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
-    if (this->config_.preempt == preemption_set::minimal)
-      victims = minimal_victims(victims, preempt_on, span, this->booked_vector(l.terms));
-    for (std::uint64_t id : victims) preempt(this->leases_.at(id), span.begin);
+    if (book_.config().preempt == preemption_set::minimal)
+      victims = minimal_victims(victims, preempt_on, span, times().booked_vector(l.terms));
+    for (std::uint64_t id : victims) preempt(book_.edit(id), span.begin);
     const time_type run =
-        this->config_.reservation_overhead_inside
-            ? static_cast<time_type>(span.end - span.begin - this->overhead(l.terms))
-            : this->reservation_time_for(l.terms.duration);
+        book_.config().reservation_overhead_inside
+            ? static_cast<time_type>(span.end - span.begin - times().overhead(l.terms))
+            : times().reservation_time_for(l.terms.duration);
     segment_type seg;
     seg.nodes = std::move(nodes);
-    seg.per_node = this->booked_vector(l.terms);
+    seg.per_node = times().booked_vector(l.terms);
     seg.booked = span;
     seg.run = {span.begin, static_cast<time_type>(span.begin + run)};
-    this->settle_finish(l, seg);
-    if (!this->table_.can_reserve({seg.booked, seg.per_node, seg.nodes}))
+    times().settle_finish(l, seg);
+    if (!book_.table().can_reserve({seg.booked, seg.per_node, seg.nodes}))
       throw invariant_violation(leasehold::detail::describe(
           "lease_scheduler: lease ", l.terms.id, " does not fit after preempting for it"));
-    this->book(l, std::move(seg));
+    book_.book(l, std::move(seg));
   }
 
   // The run time preempting `victim` for a reservation beginning at `at` throws away: what
@@ -233,12 +233,12 @@ class reservation_admission : public Base {
   // little time left to suspend); 0 if it has not begun or is suspended (its work credited).
   [[nodiscard]] time_type run_lost(const record_type& victim, time_type at) const {
     const segment_type& seg = *victim.current;
-    if (seg.booked.begin > this->now_) return 0;
-    const auto suspend_begin = static_cast<time_type>(at - this->suspend_time(victim.terms));
-    if (this->may_suspend(victim.terms) && suspend_begin >= this->now_ &&
+    if (seg.booked.begin > book_.now()) return 0;
+    const auto suspend_begin = static_cast<time_type>(at - times().suspend_time(victim.terms));
+    if (times().may_suspend(victim.terms) && suspend_begin >= book_.now() &&
         suspend_begin >= seg.run.begin)
       return 0;
-    return static_cast<time_type>(std::clamp(this->now_, seg.run.begin, seg.run.end) -
+    return static_cast<time_type>(std::clamp(book_.now(), seg.run.begin, seg.run.end) -
                                   seg.run.begin);
   }
 
@@ -265,7 +265,7 @@ class reservation_admission : public Base {
       std::vector<time_type> cuts{span.begin, span.end};
       std::vector<std::size_t> here;
       for (std::size_t i = 0; i < all.size(); ++i) {
-        const segment_type& seg = *this->leases_.at(all[i]).current;
+        const segment_type& seg = *book_.lease(all[i]).current;
         if (!std::ranges::binary_search(seg.nodes, node)) continue;
         here.push_back(i);
         if (span.contains(seg.booked.begin)) cuts.push_back(seg.booked.begin);
@@ -275,9 +275,9 @@ class reservation_admission : public Base {
       cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
       for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
         const interval<time_type> part{cuts[c], cuts[c + 1]};
-        piece p{this->table_.node(node).min_free(part), {}};
+        piece p{book_.table().node(node).min_free(part), {}};
         for (std::size_t i : here) {
-          const segment_type& seg = *this->leases_.at(all[i]).current;
+          const segment_type& seg = *book_.lease(all[i]).current;
           if (seg.booked.begin <= part.begin && part.end <= seg.booked.end) p.covering.push_back(i);
         }
         pieces.push_back(std::move(p));
@@ -287,7 +287,7 @@ class reservation_admission : public Base {
       return std::ranges::all_of(pieces, [&](const piece& p) {
         capacity_type free = p.free;
         for (std::size_t i : p.covering)
-          if (chosen[i]) free += this->leases_.at(all[i]).current->per_node;
+          if (chosen[i]) free += book_.lease(all[i]).current->per_node;
         return fits(need, free);
       });
     };
@@ -303,7 +303,7 @@ class reservation_admission : public Base {
     }
     if (optional.size() > search_limit) return all;
     std::vector<time_type> lost;
-    for (std::uint64_t id : all) lost.push_back(run_lost(this->leases_.at(id), span.begin));
+    for (std::uint64_t id : all) lost.push_back(run_lost(book_.lease(id), span.begin));
     for (std::size_t i : optional) chosen[i] = false;
     // Sets of k optional leases, k = 0, 1, ...: the first k with a set that makes room, and of
     // its sets the least run time lost; combinations come in increasing index (= id) order,
@@ -348,12 +348,12 @@ class reservation_admission : public Base {
     std::vector<time_type> cuts{span.begin, span.end};
     std::vector<const segment_type*> movable;
     int rank = 1;
-    for (std::uint64_t id : this->on_node_[node]) {
-      const record_type& other = this->leases_.at(id);
+    for (std::uint64_t id : book_.on_node()[node]) {
+      const record_type& other = book_.lease(id);
       if (!is_preemptible(other) || !other.current->booked.overlaps(span)) continue;
       const segment_type& seg = *other.current;
       movable.push_back(&seg);
-      if (seg.booked.begin <= this->now_) rank = 2;
+      if (seg.booked.begin <= book_.now()) rank = 2;
       if (span.contains(seg.booked.begin)) cuts.push_back(seg.booked.begin);
       if (span.contains(seg.booked.end)) cuts.push_back(seg.booked.end);
     }
@@ -362,7 +362,7 @@ class reservation_admission : public Base {
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
     for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
       const interval<time_type> piece{cuts[i], cuts[i + 1]};
-      capacity_type free = this->table_.node(node).min_free(piece);
+      capacity_type free = book_.table().node(node).min_free(piece);
       for (const segment_type* seg : movable)
         if (seg->booked.begin <= piece.begin && piece.end <= seg->booked.end) free += seg->per_node;
       if (!fits(need, free)) return std::nullopt;
