@@ -78,6 +78,12 @@ class lease_book {
   [[nodiscard]] time_type reservation_time_for(time_type work) const {
     return lease::reservation_time_for(config_, work);
   }
+  // What a segment booked to end in a suspension keeps after its run: the suspension, or the
+  // shutdown if that is longer, so that a lease whose work ends in the run still shuts down
+  // inside its booking (and a run cut short never holds all of the lease's remaining work).
+  [[nodiscard]] time_type suspension_tail(const terms_type& t) const {
+    return std::max(suspend_time(t), overhead(t));
+  }
   // Wall-clock time `work` seconds of the lease take: slowed down in VMs for best effort (and
   // for reservations with stretch_reservations).
   [[nodiscard]] time_type wall_time(const record_type& l, time_type work) const {

@@ -150,8 +150,9 @@ class reservation_admission : public Base {
   }
 
   // Makes a best-effort lease give up [at, ...) (§3.1): unscheduled if it has not begun;
-  // else suspended so that the suspension ends exactly at `at`; else (no suspension, or no
-  // time left to suspend) cancelled and requeued with its work lost.
+  // else suspended, its booking ending exactly at `at` and its run the suspension (or the
+  // shutdown, if longer: suspension_tail) before; else (no suspension, or no time left to
+  // suspend) cancelled and requeued with its work lost.
   void preempt(record_type& victim, time_type at) {
     segment_type seg = *victim.current;
     if (seg.booked.begin > this->now_) {
@@ -159,7 +160,7 @@ class reservation_admission : public Base {
       this->enqueue(victim);
       return;
     }
-    const auto suspend_begin = static_cast<time_type>(at - this->suspend_time(victim.terms));
+    const auto suspend_begin = static_cast<time_type>(at - this->suspension_tail(victim.terms));
     // Haizea's paper-era code suspends only a lease that has run long enough by `at` (the
     // threshold of a resume, as it may be resumed and suspended again).
     const bool long_enough = !this->config_.suspend_thresholds_per_state ||
@@ -187,8 +188,16 @@ class reservation_admission : public Base {
     if (this->observer_ != nullptr) this->observer_->on_requeued(victim.terms.id, this->now_);
   }
 
-  [[nodiscard]] static bool is_preemptible(const record_type& l) {
-    return l.is_best_effort() && l.terms.preemptible && l.current.has_value();
+  // A best-effort lease holding a booking can be preempted until its run is over: once its work
+  // is done (it is shutting down) or it is suspending, there is nothing left to suspend, and
+  // cancelling it would throw away work already finished.
+  [[nodiscard]] bool is_preemptible(const record_type& l) const {
+    if (!l.is_best_effort() || !l.terms.preemptible || !l.current) return false;
+    const segment_type& seg = *l.current;
+    if (seg.booked.begin > this->now_) return true;
+    const auto real_end =
+        static_cast<time_type>(seg.run.begin + this->wall_time(l, l.remaining_real));
+    return this->now_ < std::min(seg.run.end, real_end);
   }
 
  private:
@@ -234,7 +243,7 @@ class reservation_admission : public Base {
   [[nodiscard]] time_type run_lost(const record_type& victim, time_type at) const {
     const segment_type& seg = *victim.current;
     if (seg.booked.begin > this->now_) return 0;
-    const auto suspend_begin = static_cast<time_type>(at - this->suspend_time(victim.terms));
+    const auto suspend_begin = static_cast<time_type>(at - this->suspension_tail(victim.terms));
     if (this->may_suspend(victim.terms) && suspend_begin >= this->now_ &&
         suspend_begin >= seg.run.begin)
       return 0;
