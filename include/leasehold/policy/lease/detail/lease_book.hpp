@@ -81,8 +81,11 @@ class lease_book {
   // What a segment booked to end in a suspension keeps after its run: the suspension, or the
   // shutdown if that is longer, so that a lease whose work ends in the run still shuts down
   // inside its booking (and a run cut short never holds all of the lease's remaining work).
+  // With shutdown_after_early_end off (Haizea's choice) a lease ending early frees its nodes
+  // at once: the suspension alone, as Haizea books it.
   [[nodiscard]] time_type suspension_tail(const terms_type& t) const {
-    return std::max(suspend_time(t), overhead(t));
+    const time_type shutdown = config_.shutdown_after_early_end ? overhead(t) : time_type{0};
+    return std::max(suspend_time(t), shutdown);
   }
   // Wall-clock time `work` seconds of the lease take: slowed down in VMs for best effort (and
   // for reservations with stretch_reservations).
