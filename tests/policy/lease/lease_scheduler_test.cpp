@@ -181,6 +181,35 @@ TEST_CASE("lease_scheduler: a suspended lease does not migrate to resume later")
   CHECK(*s.lease(1).end == 6);
 }
 
+// In VMs (no slowdown, 20 s of boot + shutdown) on one node, A holds [100, 170) from 0. L2
+// (200 s) must end in a suspension by 100; its booking keeps the longer of its suspension
+// (10 s) and its shutdown (20 s) after its run: run [0, 80). Its work really takes `real`.
+TEST_CASE(
+    "lease_scheduler: a segment booked to suspend holds the shutdown of a lease ending in it") {
+  auto config = test_config();
+  config.in_vms = true;
+  config.runtime_slowdown_percent = 0;
+  config.boot_shutdown = 20;
+  SUBCASE("the work ends in the run: the whole shutdown follows, [75, 95)") {
+    auto s = make_scheduler(config, 1);
+    run(s, {reservation(1, 0, 100, 1, 50), best_effort(2, 0, 1, 200, 75)});
+    CHECK(segments(s, 2) == std::vector<span_on>{{{0, 95}, nodes{0}}});
+    CHECK(s.lease(2).history[0].run == interval<T>{0, 75});
+    CHECK(s.lease(2).suspensions == 0);
+  }
+  SUBCASE("the work outlasts the run: suspended at 80, resumed after A") {
+    // 80 s credited, 5 left: resume [170, 190), run [190, 195), shutdown [195, 215). (A run
+    // to 90, the suspension's 10 s before 100, would have ended the work at 85 and cut its
+    // shutdown at 100.)
+    auto s = make_scheduler(config, 1);
+    run(s, {reservation(1, 0, 100, 1, 50), best_effort(2, 0, 1, 200, 85)});
+    CHECK(segments(s, 2) == std::vector<span_on>{{{0, 100}, nodes{0}}, {{170, 215}, nodes{0}}});
+    CHECK(s.lease(2).history[0].run == interval<T>{0, 80});
+    CHECK(s.lease(2).history[1].run == interval<T>{190, 195});
+    CHECK(s.lease(2).suspensions == 1);
+  }
+}
+
 TEST_CASE("lease_scheduler: a premature end pulls later leases forward") {
   auto s = make_scheduler(test_config(suspension::none));
   // L1: 4 nodes, asks for 1000 s but really runs 300: [0, 300).

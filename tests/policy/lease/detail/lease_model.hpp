@@ -175,9 +175,6 @@ class model {
 
   void run_out() { advance_to(horizon_); }
 
-  // Whether an advance reservation preempted a lease that was shutting down (see preempt()).
-  [[nodiscard]] bool shutdown_preempted() const { return shutdown_preempted_; }
-
   [[nodiscard]] std::map<std::uint64_t, result> results() const {
     std::map<std::uint64_t, result> out;
     for (const auto& [id, l] : leases_) {
@@ -215,11 +212,8 @@ class model {
   [[nodiscard]] T finish(const lease& l) const {
     const T real_end = real_run_end(l);
     if (real_end > l.b.run_end) return l.b.end;
-    // A segment booked to end in a suspension whose work ends in its run shuts down instead;
-    // lease_scheduler then cuts the shutdown at the booking's end when the suspension is
-    // shorter than boot + shutdown (a known difference, reported: the document books the
-    // whole shutdown after the last run). Random scenarios keep boot + shutdown within every
-    // suspension time, so this never happens in them.
+    // A segment booked to end in a suspension whose work ends in its run shuts down instead,
+    // inside its booking: it keeps the longer of the suspension and the shutdown after its run.
     if (real_end + overhead() > l.b.end)
       throw std::logic_error("lease model: the shutdown does not fit in the booking");
     return real_end + overhead();
@@ -247,6 +241,13 @@ class model {
     return elapsed * 100 / (100 + config_.slowdown_percent);
   }
   [[nodiscard]] T overhead() const { return config_.in_vms ? config_.boot_shutdown : 0; }
+  // What a segment booked to end in a suspension keeps after its run.
+  [[nodiscard]] T tail(const lease& l) const { return std::max(suspend_time(l), overhead()); }
+  // Whether a running lease's run is over: its work is done (it is shutting down) or it is
+  // suspending.
+  [[nodiscard]] bool run_over(const lease& l) const {
+    return l.st == state::running && now_ >= std::min(real_run_end(l), l.b.run_end);
+  }
   [[nodiscard]] bool may_suspend(const lease& l) const {
     return config_.suspend && l.t.preemptible && l.t.kind == lease_kind::best_effort;
   }
@@ -368,7 +369,8 @@ class model {
         const std::uint64_t id = at(n, t);
         if (id == 0) continue;
         const lease& other = leases_.at(id);
-        if (!preempts || other.t.kind != lease_kind::best_effort || !other.t.preemptible)
+        if (!preempts || other.t.kind != lease_kind::best_effort || !other.t.preemptible ||
+            run_over(other))
           viable = false;
         else
           rank = std::max(rank, other.st == state::running ? 2 : 1);
@@ -408,11 +410,8 @@ class model {
       unbook(l);
       return;
     }
-    // A lease whose work is done, shutting down in VMs, is not in the document's rules: the
-    // scheduler cancels it (its work lost, all of it run again), a known difference,
-    // reported; such scenarios are marked and not compared.
-    if (!l.b.suspends && now_ >= l.b.run_end) shutdown_preempted_ = true;
-    const T run_end = start - suspend_time(l);
+    if (run_over(l)) throw std::logic_error("lease model: preempting a lease whose run is over");
+    const T run_end = start - tail(l);
     if (!may_suspend(l) || run_end < std::max(now_, l.b.run_begin)) {
       cancel(l);
       return;
@@ -436,9 +435,8 @@ class model {
       for (std::size_t i = 0; i < occupancy_.size(); ++i) candidates.push_back(i);
     const T full = lead + time_for(l, l.remaining_max) + overhead();
     const bool suspendable = may_suspend(l);
-    const T need = suspendable
-                       ? std::min(full, lead + suspend_time(l) + resume_time(l) + suspend_time(l))
-                       : full;
+    const T need =
+        suspendable ? std::min(full, lead + suspend_time(l) + resume_time(l) + tail(l)) : full;
     for (T s = now_; s + need <= horizon_; ++s) {
       // (minus how long it is free, up to the whole segment; node): free longest first.
       std::vector<std::pair<T, std::size_t>> free;
@@ -462,7 +460,7 @@ class model {
         b.run_end = b.end - overhead();
       } else {
         b.end = until;
-        b.run_end = until - suspend_time(l);
+        b.run_end = until - tail(l);
         b.suspends = true;
       }
       return b;
@@ -520,16 +518,13 @@ class model {
   T now_ = 0;
   std::vector<std::vector<std::uint64_t>> occupancy_;
   std::map<std::uint64_t, lease> leases_;
-  bool shutdown_preempted_ = false;
 };
 
 }  // namespace detail
 
 // Runs a scenario through the model: submissions and calls in time order (the scheduler's own
-// events first at the same instant), then every event to the end. `shutdown_preempted`, if
-// given, tells whether the scenario met the known difference of preempt().
-inline std::map<std::uint64_t, result> run_model(const scenario& s,
-                                                 bool* shutdown_preempted = nullptr) {
+// events first at the same instant), then every event to the end.
+inline std::map<std::uint64_t, result> run_model(const scenario& s) {
   T horizon = 1;
   for (const auto& t : s.leases)
     horizon = std::max(horizon, (t.start ? *t.start : t.submit)) + t.duration + 8;
@@ -548,7 +543,6 @@ inline std::map<std::uint64_t, result> run_model(const scenario& s,
   }
   for (; c < s.calls.size(); ++c) make_call(s.calls[c]);
   m.run_out();
-  if (shutdown_preempted != nullptr) *shutdown_preempted = m.shutdown_preempted();
   return m.results();
 }
 

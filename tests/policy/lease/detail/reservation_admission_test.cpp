@@ -154,6 +154,63 @@ TEST_CASE("reservation_admission: minimal keeps a lease not in the way of the ro
   CHECK(segments(s, 2) == std::vector<span_on>{{{0, 200}, nodes{0}}, {{400, 1230}, nodes{0}}});
 }
 
+// In VMs (no slowdown, 20 s of boot + shutdown) on nodes of 1 CPU: a lease of 100 s starting
+// at 0 books [0, 120), its run [0, 100) and its shutdown [100, 120). Suspending it takes 10 s
+// and what a segment booked to suspend keeps after its run is max(10, 20) = 20 s.
+scheduler_config<T> vm_config() {
+  scheduler_config<T> c = test_config(preemption_set::all_overlapping);
+  c.in_vms = true;
+  c.runtime_slowdown_percent = 0;
+  c.boot_shutdown = 20;
+  return c;
+}
+
+lease_scheduler<> vm_scheduler(std::size_t nodes) {
+  return lease_scheduler<>(node_table(nodes, node_resources{1, 1024, 10000, 10}), vm_config());
+}
+
+TEST_CASE("reservation_admission: a lease shutting down is not preempted") {
+  // A, submitted at 105 for [110, 110 + 50 + 20 = 180), would need L1's node while L1 shuts
+  // down: its work is done, there is nothing to suspend, and cancelling it would run all of it
+  // again (to 300). A is rejected and L1 ends at 120.
+  auto s = vm_scheduler(1);
+  run(s, {best_effort(1, 0, 1, 100), reservation(2, 105, 110, 1, 50)});
+  CHECK(segments(s, 1) == std::vector<span_on>{{{0, 120}, nodes{0}}});
+  CHECK(s.lease(1).cancellations == 0);
+  CHECK(s.lease(1).end == 120);
+  CHECK(s.lease(2).state == lease_state::rejected);
+  CHECK(s.lease(2).rejection.find("only 0 of 1 nodes can hold it") != std::string::npos);
+}
+
+TEST_CASE("reservation_admission: a reservation passes over a lease shutting down") {
+  // Two nodes: L1 (100 s) on node 0, [0, 120); L2 (1000 s) on node 1, [0, 1020). A, submitted
+  // at 105 for [115, 185), can preempt only L2. Suspending it would end its run at
+  // 115 - 20 = 95, before now: it is cancelled (105 s lost) and requeued. Planned again at
+  // 105, it needs 30 s of run (suspend + resume) and 20 s after it free: node 1 is free only
+  // [105, 115), node 0 from 120 on for good, so it runs whole there: [120, 1140).
+  auto s = vm_scheduler(2);
+  run(s, {best_effort(1, 0, 1, 100), best_effort(2, 0, 1, 1000), reservation(3, 105, 115, 1, 50)});
+  CHECK(segments(s, 3) == std::vector<span_on>{{{115, 185}, nodes{1}}});
+  CHECK(segments(s, 1) == std::vector<span_on>{{{0, 120}, nodes{0}}});
+  CHECK(segments(s, 2) == std::vector<span_on>{{{0, 105}, nodes{1}}, {{120, 1140}, nodes{0}}});
+  CHECK(s.lease(2).cancellations == 1);
+}
+
+TEST_CASE("reservation_admission: a preempted lease keeps its shutdown inside its booking") {
+  // A, submitted at 50 for [110, 180), overlaps L1's shutdown [100, 120). L1 is suspended, its
+  // booking ending at 110 and its run max(10, 20) = 20 s before: run [0, 90) (90 s credited),
+  // suspension [90, 100), where running to 100 would leave a 20 s shutdown 10 s to end by
+  // 110. Requeued at 110, it resumes after A: resume [180, 200), run [200, 210), shutdown
+  // [210, 230).
+  auto s = vm_scheduler(1);
+  run(s, {best_effort(1, 0, 1, 100), reservation(2, 50, 110, 1, 50)});
+  CHECK(segments(s, 1) == std::vector<span_on>{{{0, 110}, nodes{0}}, {{180, 230}, nodes{0}}});
+  CHECK(s.lease(1).history[0].run == interval<T>{0, 90});
+  CHECK(s.lease(1).history[0].work == 90);
+  CHECK(s.lease(1).history[1].run == interval<T>{200, 210});
+  CHECK(s.lease(1).suspensions == 1);
+}
+
 TEST_CASE("reservation_admission: a preempt value out of range is refused") {
   auto config = test_config(preemption_set::minimal);
   config.preempt = static_cast<preemption_set>(7);

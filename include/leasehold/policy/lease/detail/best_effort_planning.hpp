@@ -231,18 +231,21 @@ class best_effort_planning {
     const auto full = static_cast<time_type>(lead + work + times().overhead(t));
     time_type needed = full;
     const bool suspendable = times().may_suspend(t);
+    const time_type tail = times().suspension_tail(t);
     if (suspendable && book_.config().suspend_thresholds_per_state) {
       // The window, resume and suspension included, must be longer than the threshold.
       const time_type threshold =
           times().suspend_threshold(t, resumes, resumes ? time_type{0} : preparation_lead(l));
-      needed = std::min(full, static_cast<time_type>(threshold + 1));
+      // At least a second of run before what the suspension keeps after it.
+      needed = std::min(full, static_cast<time_type>(
+                                  std::max(threshold, static_cast<time_type>(lead + tail)) + 1));
     } else if (suspendable) {
       const time_type minimum_run =
           book_.config().minimum_run
               ? *book_.config().minimum_run
               : static_cast<time_type>(times().suspend_time(t) + times().resume_time(t));
-      needed = std::min(full, static_cast<time_type>(lead + std::max<time_type>(minimum_run, 1) +
-                                                     times().suspend_time(t)));
+      needed =
+          std::min(full, static_cast<time_type>(lead + std::max<time_type>(minimum_run, 1) + tail));
     }
     // A start that waits only for a migration's transfer counts as "now" for backfilling.
     const time_type earliest = not_before.value_or(book_.now());
@@ -309,7 +312,7 @@ class best_effort_planning {
       std::ranges::sort(seg.nodes);
       if (end < seg.booked.end) {
         seg.booked.end = end;
-        seg.run.end = static_cast<time_type>(end - times().suspend_time(t));
+        seg.run.end = static_cast<time_type>(end - tail);
         seg.suspends = true;
       }
     }

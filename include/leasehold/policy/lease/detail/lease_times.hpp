@@ -43,6 +43,15 @@ class lease_times {
   [[nodiscard]] T time_for(T work) const { return lease::time_for(*config_, work); }
   [[nodiscard]] T work_of(T elapsed) const { return lease::work_of(*config_, elapsed); }
   [[nodiscard]] T overhead(const terms_type& t) const { return lease::overhead(*config_, t); }
+  // What a segment booked to end in a suspension keeps after its run: the suspension, or the
+  // shutdown if that is longer, so that a lease whose work ends in the run still shuts down
+  // inside its booking (and a run cut short never holds all of the lease's remaining work).
+  // With shutdown_after_early_end off (Haizea's choice) a lease ending early frees its nodes
+  // at once: the suspension alone, as Haizea books it.
+  [[nodiscard]] T suspension_tail(const terms_type& t) const {
+    const T shutdown = config_->shutdown_after_early_end ? overhead(t) : T{0};
+    return std::max(suspend_time(t), shutdown);
+  }
   [[nodiscard]] T reservation_time_for(T work) const {
     return lease::reservation_time_for(*config_, work);
   }

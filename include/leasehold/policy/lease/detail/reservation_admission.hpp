@@ -151,8 +151,9 @@ class reservation_admission {
   }
 
   // Makes a best-effort lease give up [at, ...) (§3.1): unscheduled if it has not begun;
-  // else suspended so that the suspension ends exactly at `at`; else (no suspension, or no
-  // time left to suspend) cancelled and requeued with its work lost.
+  // else suspended, its booking ending exactly at `at` and its run the suspension (or the
+  // shutdown, if longer: suspension_tail) before; else (no suspension, or no time left to
+  // suspend) cancelled and requeued with its work lost.
   // `victim` is the book's own record (Book::edit).
   void preempt(record_type& victim, time_type at) {
     segment_type seg = *victim.current;
@@ -161,7 +162,7 @@ class reservation_admission {
       book_.enqueue(victim);
       return;
     }
-    const auto suspend_begin = static_cast<time_type>(at - times().suspend_time(victim.terms));
+    const auto suspend_begin = static_cast<time_type>(at - times().suspension_tail(victim.terms));
     // Haizea's paper-era code suspends only a lease that has run long enough by `at` (the
     // threshold of a resume, as it may be resumed and suspended again).
     const bool long_enough = !book_.config().suspend_thresholds_per_state ||
@@ -183,8 +184,16 @@ class reservation_admission {
     if (book_.observer() != nullptr) book_.observer()->on_requeued(victim.terms.id, book_.now());
   }
 
-  [[nodiscard]] static bool is_preemptible(const record_type& l) {
-    return l.is_best_effort() && l.terms.preemptible && l.current.has_value();
+  // A best-effort lease holding a booking can be preempted until its run is over: once its work
+  // is done (it is shutting down) or it is suspending, there is nothing left to suspend, and
+  // cancelling it would throw away work already finished.
+  [[nodiscard]] bool is_preemptible(const record_type& l) const {
+    if (!l.is_best_effort() || !l.terms.preemptible || !l.current) return false;
+    const segment_type& seg = *l.current;
+    if (seg.booked.begin > book_.now()) return true;
+    const auto real_end =
+        static_cast<time_type>(seg.run.begin + times().wall_time(l, l.remaining_real));
+    return book_.now() < std::min(seg.run.end, real_end);
   }
 
  private:
@@ -234,7 +243,7 @@ class reservation_admission {
   [[nodiscard]] time_type run_lost(const record_type& victim, time_type at) const {
     const segment_type& seg = *victim.current;
     if (seg.booked.begin > book_.now()) return 0;
-    const auto suspend_begin = static_cast<time_type>(at - times().suspend_time(victim.terms));
+    const auto suspend_begin = static_cast<time_type>(at - times().suspension_tail(victim.terms));
     if (times().may_suspend(victim.terms) && suspend_begin >= book_.now() &&
         suspend_begin >= seg.run.begin)
       return 0;
