@@ -61,8 +61,9 @@
 /// review_mode): every review_period updates, the summaries are dropped when the searches since
 /// the last review pruned with them less than once in four, and rebuilt (O(n), once) when
 /// searches without them walked four or more runs on average, as appending at the end of a deep
-/// schedule does (about 40 a search at N = 100,000). A tree that is only searched, or only
-/// updated, keeps its mode. Answers never depend on the mode, only their cost does.
+/// schedule does (about 40 a search at N = 100,000). A tree that is only searched keeps its
+/// mode; one only updated for a whole review period drops the summaries, which nothing read.
+/// Answers never depend on the mode, only their cost does.
 ///
 /// The third template parameter is the number of thresholds per capacity component (0 turns
 /// the run pruning off, which the benchmarks compare: a scalar then walks, a vector jumps).
@@ -1685,7 +1686,15 @@ class free_tree : public detail::profile_types<T, C> {
     const std::uint64_t searches = review_.searches.take();
     const std::uint64_t prunes = review_.prunes.take();
     const std::uint64_t jumps = review_.level_jumps.take();
-    if (level_count == 0 || searches < min_searches) return;
+    if (level_count == 0) return;
+    // No search at all in a whole period: the summaries were upkeep for nothing (a profile kept
+    // beside a joint one that answers the searches). Searches that come back and walk far
+    // rebuild them at a later review.
+    if (review_.maintained && searches == 0) {
+      review_.maintained = false;
+      return;
+    }
+    if (searches < min_searches) return;
     if (review_.maintained && prunes * 4 < searches) {
       review_.maintained = false;  // the stored summaries go stale from here on; nothing reads them
     } else if (!review_.maintained && jumps >= 4 * searches) {
