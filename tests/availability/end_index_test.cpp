@@ -24,8 +24,8 @@ std::vector<key> keys_of(const index& ends) {
 }
 
 void add(index& ends, std::set<key>& model, key k) {
-  ends.make_room(k);
-  ends.insert(k);
+  const index::room room = ends.make_room(k);
+  ends.insert(k, room);
   model.insert(k);
 }
 

@@ -248,10 +248,10 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
   booking_id book(interval<T> span, const C& amount) {
     check_booking("book", span, amount);
     pool_.reserve_nodes(1);  // before the profile changes: from here on nothing else allocates
-    ends_.make_room({span.end, next_id_});
+    const auto room = ends_.make_room({span.end, next_id_});
     if (!is_zero(amount)) profile_.reserve(span, amount);
     const booking_id id{next_id_};
-    insert(*pool_.create(booking_type{id, span, amount}));
+    insert(*pool_.create(booking_type{id, span, amount}), room);
     ++next_id_;
     return id;
   }
@@ -293,9 +293,9 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
           detail::describe("restore(", b.id, "): not a released booking of this ledger"));
     check_booking("restore", b.span, b.amount);
     pool_.reserve_nodes(1);
-    ends_.make_room(end_of(b));
+    const auto room = ends_.make_room(end_of(b));
     if (!is_zero(b.amount)) profile_.reserve(b.span, b.amount);
-    insert(*pool_.create(b));
+    insert(*pool_.create(b), room);
   }
 
   /// The live booking with this id, or nullptr.
@@ -552,8 +552,8 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     if (!is_zero(amount)) profile_.release(held_span(n), amount);
   }
 
-  // After ends_.make_room(end_of(n)).
-  void insert(node& n) noexcept {
+  // `room`: what ends_.make_room(end_of(n)) returned (the index has not changed since).
+  void insert(node& n, typename detail::end_index<T>::room room) noexcept {
     // A new booking's id is the largest: push_back appends it in constant time, where an insert
     // with an end() hint walks the tree's right spine to check the hint (a restored one goes
     // where it belongs).
@@ -561,7 +561,7 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
       by_id_.push_back(n);
     else
       by_id_.insert_unique(n);
-    ends_.insert(end_of(n));
+    ends_.insert(end_of(n), room);
   }
 
   void erase(node& n) noexcept {

@@ -9,7 +9,8 @@
 //
 // Strong guarantee in two steps: make_room(k) allocates whatever insert(k) will need (it may
 // split a full chunk, which changes no key) and may throw std::bad_alloc; insert(k) right
-// after it cannot throw, so a caller can make room, change what may throw, then insert.
+// after it cannot throw, so a caller can make room, change what may throw, then insert. The
+// room it returns is where k goes, so that the insert does not search again.
 
 #include <algorithm>
 #include <array>
@@ -52,19 +53,24 @@ class end_index {
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
 
+  /// Where a key goes: valid until the index next changes.
+  struct room {
+    std::size_t chunk;
+  };
+
   /// Allocates what insert(k) needs: the first chunk, or a split of the full chunk k goes to
   /// (the keys stay as they are). Throws std::bad_alloc and changes nothing then.
-  void make_room(const key& k) {
+  room make_room(const key& k) {
     if (chunks_.empty()) {
       firsts_.reserve(1);
       chunks_.reserve(1);
       auto first = std::make_unique<chunk>();
       firsts_.push_back(k);  // a placeholder while the chunk is empty
       chunks_.push_back(std::move(first));
-      return;
+      return {0};
     }
     const std::size_t c = chunk_of(k);
-    if (chunks_[c]->size < chunk_capacity) return;
+    if (chunks_[c]->size < chunk_capacity) return {c};
     firsts_.reserve(firsts_.size() + 1);
     chunks_.reserve(chunks_.size() + 1);
     auto upper = std::make_unique<chunk>();
@@ -75,13 +81,16 @@ class end_index {
     upper->size = chunk_capacity - half;
     full.size = half;
     const auto at = static_cast<std::ptrdiff_t>(c + 1);
+    const bool goes_up = !(k < upper->keys[0]);
     firsts_.insert(firsts_.begin() + at, upper->keys[0]);
     chunks_.insert(chunks_.begin() + at, std::move(upper));
+    return {goes_up ? c + 1 : c};
   }
 
-  /// Adds k, which is not in the index, right after make_room(k).
-  void insert(const key& k) noexcept {
-    const std::size_t c = chunk_of(k);
+  /// Adds k, which is not in the index, where make_room(k) made room for it (nothing changed
+  /// the index since).
+  void insert(const key& k, room at_room) noexcept {
+    const std::size_t c = at_room.chunk;
     chunk& ch = *chunks_[c];
     key* const end = ch.keys.data() + ch.size;
     key* const at = std::upper_bound(ch.keys.data(), end, k);
