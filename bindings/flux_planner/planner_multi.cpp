@@ -145,6 +145,16 @@ struct planner_multi_t {
     resources.reserve(other.resources.size());
     for (const resource& r : other.resources)
       resources.push_back({r.type, r.total, std::make_unique<planner_t>(*r.planner)});
+    // A current joint profile goes with the copy: rebuilt from the ledgers it would cost a
+    // reserve per span, and its first searches would run without run summaries (a free_tree
+    // loaded without searches drops them until searches come back).
+    if (other.joint_current()) {
+      joint = other.joint;
+      joint_planners.reserve(size());
+      for (std::size_t i = 0; i < size(); ++i) joint_planners.push_back(at(i));
+      joint_versions.assign(size(), 0);
+      joint_synced();
+    }
   }
   planner_multi_t& operator=(const planner_multi_t& other) {
     if (this != &other) {
@@ -157,7 +167,10 @@ struct planner_multi_t {
       std::swap(spans, copy.spans);
       span_counter = copy.span_counter;
       span_cursor.reset();
-      joint = std::monostate{};
+      // The copy's joint profile refers to the planners just taken from it.
+      std::swap(joint, copy.joint);
+      std::swap(joint_planners, copy.joint_planners);
+      std::swap(joint_versions, copy.joint_versions);
     }
     return *this;
   }
