@@ -19,6 +19,7 @@
 #include <variant>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
 #include <leasehold/core/capacity.hpp>
 #include <leasehold/core/dynamic_resources.hpp>
 
@@ -29,6 +30,12 @@ using flux::tick;
 using flux::units;
 
 namespace {
+
+// Per-call lists sized by the number of types, in place up to a few types: a multi-type span
+// or search allocates nothing of its own but the span's map entry.
+using span_ids = boost::container::small_vector<std::int64_t, 4>;
+using type_amounts = boost::container::small_vector<units, 8>;
+using joint_list = boost::container::small_vector<flux::joint_request, 8>;
 
 // Every type's free capacity as one vector profile, so that the joint search is one
 // earliest_fit over all types instead of a walk that jumps from type to type. It is derived
@@ -119,7 +126,7 @@ struct planner_multi_t {
   std::uint64_t duration = 0;
   std::map<std::string, std::uint64_t> counts;
   // Multi-type span id -> the per-type span ids (-1 where that type's span is gone).
-  std::map<std::uint64_t, std::vector<std::int64_t>> spans;
+  std::map<std::uint64_t, span_ids> spans;
   std::uint64_t span_counter = 0;
   std::optional<std::uint64_t> span_cursor;
   // The joint profile and the planners and versions it was built from.
@@ -138,6 +145,16 @@ struct planner_multi_t {
     resources.reserve(other.resources.size());
     for (const resource& r : other.resources)
       resources.push_back({r.type, r.total, std::make_unique<planner_t>(*r.planner)});
+    // A current joint profile goes with the copy: rebuilt from the ledgers it would cost a
+    // reserve per span, and its first searches would run without run summaries (a free_tree
+    // loaded without searches drops them until searches come back).
+    if (other.joint_current()) {
+      joint = other.joint;
+      joint_planners.reserve(size());
+      for (std::size_t i = 0; i < size(); ++i) joint_planners.push_back(at(i));
+      joint_versions.assign(size(), 0);
+      joint_synced();
+    }
   }
   planner_multi_t& operator=(const planner_multi_t& other) {
     if (this != &other) {
@@ -150,7 +167,10 @@ struct planner_multi_t {
       std::swap(spans, copy.spans);
       span_counter = copy.span_counter;
       span_cursor.reset();
-      joint = std::monostate{};
+      // The copy's joint profile refers to the planners just taken from it.
+      std::swap(joint, copy.joint);
+      std::swap(joint_planners, copy.joint_planners);
+      std::swap(joint_versions, copy.joint_versions);
     }
     return *this;
   }
@@ -198,8 +218,7 @@ struct planner_multi_t {
   }
   // Books (sign 1) or releases (sign -1) a multi-type span's amounts in a current joint
   // profile, else leaves the profile to be rebuilt.
-  void joint_apply(bool was_current, tick begin, tick end, const std::vector<units>& amounts,
-                   int sign) {
+  void joint_apply(bool was_current, tick begin, tick end, const type_amounts& amounts, int sign) {
     if (!was_current) return;
     try {
       std::visit(
@@ -237,21 +256,20 @@ int fail(int error) {
   return -1;
 }
 
-// The joint requests of types 1..n-1, or nullopt when planner_avail_during would refuse them
-// at every time: a duration of 0 (after a refused planner_multi_avail_time_first), or an amount
-// above the planner's total.
-std::optional<std::vector<flux::joint_request>> joint_requests(const planner_multi_t& m,
-                                                               std::uint64_t duration,
-                                                               auto&& amount_of) {
-  if (duration < 1 && m.size() > 1) return std::nullopt;  // planner_avail_during refuses it
-  std::vector<flux::joint_request> others;
+// The joint requests of types 1..n-1 into `others`, or false when planner_avail_during would
+// refuse them at every time: a duration of 0 (after a refused planner_multi_avail_time_first),
+// or an amount above the planner's total. (Filled in place: returning the list in an optional
+// moved it, which GCC 12 misreads as an overread.)
+bool joint_requests(const planner_multi_t& m, std::uint64_t duration, auto&& amount_of,
+                    joint_list& others) {
+  if (duration < 1 && m.size() > 1) return false;  // planner_avail_during refuses it
   others.reserve(m.size());
   for (std::size_t i = 1; i < m.size(); ++i) {
     const auto amount = static_cast<units>(amount_of(i));
-    if (amount > m.at(i)->total) return std::nullopt;
+    if (amount > m.at(i)->total) return false;
     others.push_back({m.at(i), duration, amount});
   }
-  return others;
+  return true;
 }
 
 // The earliest point of `lead` at or after `from` where the joint profile fits every amount.
@@ -284,9 +302,9 @@ std::optional<tick> joint_point_fit(const planner_t& lead, const joint_variant& 
       joint);
 }
 
-int64_t search(planner_multi_t& m, planner_t& lead,
-               std::optional<std::vector<flux::joint_request>> others) {
-  if (!others) {
+// `others`: the joint requests, or nullptr where joint_requests refused them.
+int64_t search(planner_multi_t& m, planner_t& lead, const joint_list* others) {
+  if (others == nullptr) {
     lead.cursor = flux::cursor_kind::exhausted;
     return fail(ENOENT);
   }
@@ -299,7 +317,7 @@ int64_t search(planner_multi_t& m, planner_t& lead,
   }
   joint_variant* joint = any && same_duration ? m.current_joint() : nullptr;
   if (!joint) {
-    const std::optional<tick> found = flux::next_point_fit(lead, *others);
+    const std::optional<tick> found = flux::next_point_fit(lead, {others->data(), others->size()});
     return found ? *found : fail(ENOENT);
   }
   tick from = lead.request.on_or_after;
@@ -459,9 +477,10 @@ int64_t planner_multi_avail_time_first(planner_multi_t* ctx, int64_t on_or_after
   lead.iter_set = true;
   lead.request = {.on_or_after = on_or_after, .duration = duration, .amount = amount};
   lead.restart_iteration();
-  return search(*ctx, lead, joint_requests(*ctx, duration, [&](std::size_t i) {
-    return resource_requests[i];
-  }));
+  joint_list others;
+  const bool possible = joint_requests(
+      *ctx, duration, [&](std::size_t i) { return resource_requests[i]; }, others);
+  return search(*ctx, lead, possible ? &others : nullptr);
 }
 
 int64_t planner_multi_avail_time_next(planner_multi_t* ctx) {
@@ -469,10 +488,15 @@ int64_t planner_multi_avail_time_next(planner_multi_t* ctx) {
   planner_t& lead = *ctx->at(0);
   if (!lead.iter_set) return fail(EINVAL);
   if (lead.request.amount > lead.total) return fail(ERANGE);
-  return search(*ctx, lead, joint_requests(*ctx, ctx->duration, [&](std::size_t i) {
-    const auto found = ctx->counts.find(ctx->resources[i].type);
-    return found == ctx->counts.end() ? std::uint64_t{0} : found->second;
-  }));
+  joint_list others;
+  const bool possible = joint_requests(
+      *ctx, ctx->duration,
+      [&](std::size_t i) {
+        const auto found = ctx->counts.find(ctx->resources[i].type);
+        return found == ctx->counts.end() ? std::uint64_t{0} : found->second;
+      },
+      others);
+  return search(*ctx, lead, possible ? &others : nullptr);
 }
 
 int64_t planner_multi_avail_resources_at(planner_multi_t* ctx, int64_t at, unsigned int i) {
@@ -514,27 +538,30 @@ int64_t planner_multi_add_span(planner_multi_t* ctx, int64_t start_time, uint64_
                                const uint64_t* resource_requests, size_t len) {
   if (!ctx || !resource_requests || len != ctx->size()) return -1;
   const std::uint64_t id = ctx->span_counter;
+  decltype(ctx->spans)::iterator entry;
   try {
-    auto [entry, inserted] = ctx->spans.try_emplace(id);
-    if (!inserted) return fail(EEXIST);
+    // Ids only grow: the hint appends in constant time.
+    const std::size_t before = ctx->spans.size();
+    entry = ctx->spans.try_emplace(ctx->spans.end(), id);
+    if (ctx->spans.size() == before) return fail(EEXIST);
     entry->second.reserve(len);
   } catch (const std::bad_alloc&) {
     return fail(ENOMEM);
   }
   ++ctx->span_counter;
   const bool was_current = ctx->joint_current();
-  std::vector<std::int64_t>& ids = ctx->spans[id];
+  span_ids& ids = entry->second;
   for (std::size_t i = 0; i < len; ++i) {
     // A type that refuses leaves the earlier types' spans in place, as Flux does.
     const int64_t span = planner_add_span(ctx->at(i), start_time, duration, resource_requests[i]);
     if (span == -1) {
-      ctx->spans.erase(id);
+      ctx->spans.erase(entry);
       return -1;
     }
     ids.push_back(span);
   }
   if (was_current) {
-    std::vector<units> amounts(len);
+    type_amounts amounts(len);
     for (std::size_t i = 0; i < len; ++i) amounts[i] = static_cast<units>(resource_requests[i]);
     ctx->joint_apply(true, start_time, flux::wrapped_end(start_time, duration), amounts, 1);
   }
@@ -548,7 +575,7 @@ int planner_multi_rem_span(planner_multi_t* ctx, int64_t span_id) {
   // The joint profile gives back what the per-type spans held, when they share one span (after
   // a reset of the planners, old ids may name spans made since, as in Flux).
   bool was_current = ctx->joint_current();
-  std::vector<units> amounts(ctx->size(), 0);
+  type_amounts amounts(ctx->size(), 0);
   std::optional<leasehold::interval<tick>> held;
   for (std::size_t i = 0; i < found->second.size(); ++i) {
     const std::int64_t span = found->second[i];
@@ -573,7 +600,7 @@ int planner_multi_reduce_span(planner_multi_t* ctx, int64_t span_id, const uint6
   if (!ctx || span_id < 0 || !reduced_totals || !resource_types) return fail(EINVAL);
   const auto found = ctx->spans.find(static_cast<std::uint64_t>(span_id));
   if (found == ctx->spans.end()) return fail(ENOENT);
-  std::vector<std::int64_t>& ids = found->second;
+  span_ids& ids = found->second;
   // Reduces type i's span; a span already gone is not an error.
   const auto reduce = [&](std::size_t i, std::int64_t by) {
     bool gone = false;

@@ -526,4 +526,42 @@ TEST_CASE("free_tree: run summaries are dropped and rebuilt as the searches need
   CHECK(tree.earliest_fit(r) == list.earliest_fit(r));
 }
 
+// A tree that nothing searches (a per-type profile kept beside a joint one) stops keeping
+// summaries at its first review, and searches that walk far bring them back soon.
+TEST_CASE("free_tree: a tree only updated for a review period drops its run summaries") {
+  free_tree<> tree(128);
+  free_list<> list(128);
+  REQUIRE(tree.maintains_run_summaries());
+  // 1,100 teeth of 50 free for 5 ticks, 10 apart, and no search: the review after the 1,024th
+  // reserve finds none.
+  for (std::int64_t i = 0; i < 1100; ++i) {
+    const interval<std::int64_t> tooth{10 * i + 5, 10 * i + 10};
+    tree.reserve(tooth, 78);
+    list.reserve(tooth, 78);
+    if (i == 1022) CHECK(tree.maintains_run_summaries());  // 1,023 updates: not reviewed yet
+  }
+  CHECK_FALSE(tree.maintains_run_summaries());
+  tree.validate();
+  CHECK(tree.free_blocks() == list.free_blocks());
+  // 100 for 40 ticks fits only after the last tooth, which ends at 10 * 1099 + 10.
+  const request<> r{100, 40};
+  CHECK(tree.earliest_fit(r) == 11000);
+  // Searches that walk past every tooth bring them back at the first update after the 64th,
+  // not a review period (1,024 updates) later.
+  int searches = 0;
+  for (; searches < 1200 && !tree.maintains_run_summaries(); ++searches) {
+    CAPTURE(searches);
+    REQUIRE(tree.earliest_fit(r) == list.earliest_fit(r));
+    const interval<std::int64_t> tooth{10 * (searches % 1100) + 5, 10 * (searches % 1100) + 10};
+    tree.release(tooth, 78);
+    list.release(tooth, 78);
+    tree.reserve(tooth, 78);
+    list.reserve(tooth, 78);
+  }
+  CHECK(tree.maintains_run_summaries());
+  CHECK(searches == 63);  // with the search above, 64
+  tree.validate();
+  CHECK(tree.earliest_fit(r) == 11000);
+}
+
 }  // namespace free_tree_test

@@ -16,13 +16,15 @@
 /// capacity: a plan end (a horizon no booking and no search may cross, as a planner's base time
 /// plus duration), and a ledger that can be walked in id order and compared.
 ///
-/// The ledger is a Boost.Intrusive tree of nodes from a pool, indexed twice: by id, for the
-/// handle calls (ids only grow, so a new booking goes in at the end with a hint, without a
-/// search), and by end, so that advance_to forgets the bookings that ended in
-/// O(log n + forgotten) rather than by scanning every live one, so that the latest end (what a
-/// plan end must not cut) is at hand, and so that next_end finds where the next booking ends.
-/// There is no index by begin: each index costs 5 to 25 % of a booking's time on the append
-/// workload, and where bookings begin follows from the profile and the ends (see next_end).
+/// The ledger is a Boost.Intrusive tree of nodes from a pool, by id, for the handle calls
+/// (ids only grow, so a new booking goes in at the end without a search), and a sorted index
+/// of (end, id) keys in chunks (detail/end_index.hpp), so that advance_to forgets the bookings
+/// that ended in O(log n + forgotten) rather than by scanning every live one, so that the
+/// latest end (what a plan end must not cut) is at hand, and so that next_end finds where the
+/// next booking ends. The ends are kept in chunks rather than in a second tree through the
+/// nodes because a tree insert waits on memory at most of its steps, which made that index the
+/// largest cost the ledger added to a booking. There is no index by begin: where bookings
+/// begin follows from the profile and the ends (see next_end).
 ///
 /// Costs, with n live bookings: book, release, shrink O(log n) plus the backend's call; find
 /// and next_end O(log n); advance_to the backend's plus O(log n) per booking forgotten.
@@ -40,9 +42,9 @@
 #include <ostream>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "leasehold/availability/concept.hpp"
+#include "leasehold/availability/detail/end_index.hpp"
 #include "leasehold/availability/detail/node_pool.hpp"
 #include "leasehold/availability/detail/profile_types.hpp"
 #include "leasehold/availability/latest_fit.hpp"
@@ -108,13 +110,10 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
 
  private:
   struct by_id_hook_tag;
-  struct by_end_hook_tag;
   using link_mode = boost::intrusive::link_mode<boost::intrusive::normal_link>;
 
   struct node : booking_type,
                 boost::intrusive::set_base_hook<boost::intrusive::tag<by_id_hook_tag>, link_mode,
-                                                boost::intrusive::optimize_size<true>>,
-                boost::intrusive::set_base_hook<boost::intrusive::tag<by_end_hook_tag>, link_mode,
                                                 boost::intrusive::optimize_size<true>> {
     explicit node(const booking_type& b) : booking_type(b) {}
   };
@@ -123,23 +122,17 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     using type = std::uint64_t;
     type operator()(const node& n) const noexcept { return n.id.value; }
   };
-  /// Ordered by end, ties by id, so that every node has a distinct key.
-  struct end_of {
-    using type = std::pair<T, std::uint64_t>;
-    type operator()(const node& n) const noexcept { return {n.span.end, n.id.value}; }
-  };
+  /// The index by end's key: ordered by end, ties by id, so that every booking has its own.
+  using end_key = typename detail::end_index<T>::key;
+  [[nodiscard]] static end_key end_of(const booking_type& b) noexcept {
+    return {b.span.end, b.id.value};
+  }
 
   using by_id_set = boost::intrusive::set<
       node,
       boost::intrusive::base_hook<boost::intrusive::set_base_hook<
           boost::intrusive::tag<by_id_hook_tag>, link_mode, boost::intrusive::optimize_size<true>>>,
       boost::intrusive::key_of_value<id_of>, boost::intrusive::constant_time_size<true>>;
-  using by_end_set = boost::intrusive::set<
-      node,
-      boost::intrusive::base_hook<
-          boost::intrusive::set_base_hook<boost::intrusive::tag<by_end_hook_tag>, link_mode,
-                                          boost::intrusive::optimize_size<true>>>,
-      boost::intrusive::key_of_value<end_of>, boost::intrusive::constant_time_size<false>>;
 
  public:
   /// Walks the live bookings in id order; yields const booking_type&.
@@ -207,7 +200,10 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
   /// A deep copy: the same blocks, in memory of its own (strong guarantee: a copy that cannot
   /// allocate throws std::bad_alloc and leaves nothing behind).
   bookings(const bookings& other)
-      : next_id_(other.next_id_), plan_end_(other.plan_end_), profile_(copy_ledger(other)) {
+      : ends_(other.ends_),
+        next_id_(other.next_id_),
+        plan_end_(other.plan_end_),
+        profile_(copy_ledger(other)) {
     if constexpr (!std::is_trivially_destructible_v<node>) copy_nodes(other);
   }
 
@@ -215,7 +211,7 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
   bookings(bookings&& other) noexcept
       : pool_(std::move(other.pool_)),
         by_id_(std::move(other.by_id_)),
-        by_end_(std::move(other.by_end_)),
+        ends_(std::move(other.ends_)),
         next_id_(other.next_id_),
         plan_end_(other.plan_end_),
         profile_(std::move(other.profile_)) {}
@@ -233,7 +229,7 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     swap(profile_, other.profile_);
     pool_.swap(other.pool_);
     by_id_.swap(other.by_id_);
-    by_end_.swap(other.by_end_);
+    ends_.swap(other.ends_);
     swap(next_id_, other.next_id_);
     swap(plan_end_, other.plan_end_);
   }
@@ -252,9 +248,10 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
   booking_id book(interval<T> span, const C& amount) {
     check_booking("book", span, amount);
     pool_.reserve_nodes(1);  // before the profile changes: from here on nothing else allocates
+    const auto room = ends_.make_room({span.end, next_id_});
     if (!is_zero(amount)) profile_.reserve(span, amount);
     const booking_id id{next_id_};
-    insert(*pool_.create(booking_type{id, span, amount}));
+    insert(*pool_.create(booking_type{id, span, amount}), room);
     ++next_id_;
     return id;
   }
@@ -296,8 +293,9 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
           detail::describe("restore(", b.id, "): not a released booking of this ledger"));
     check_booking("restore", b.span, b.amount);
     pool_.reserve_nodes(1);
+    const auto room = ends_.make_room(end_of(b));
     if (!is_zero(b.amount)) profile_.reserve(b.span, b.amount);
-    insert(*pool_.create(b));
+    insert(*pool_.create(b), room);
   }
 
   /// The live booking with this id, or nullptr.
@@ -327,9 +325,9 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
   /// amount begins is a time where the free capacity changes, or where another booking ends.
   /// O(log n).
   [[nodiscard]] std::optional<T> next_end(T t) const {
-    const auto e = by_end_.lower_bound(std::pair<T, std::uint64_t>{t, 0});
-    if (e == by_end_.end()) return std::nullopt;
-    return e->span.end;
+    const std::optional<end_key> e = ends_.first_at_or_after(t);
+    if (!e) return std::nullopt;
+    return e->first;
   }
 
   /// The id the next book() returns.
@@ -361,8 +359,8 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
       if (!(*end > profile_.origin()))
         throw invalid_request(detail::describe("set_plan_end(", *end,
                                                "): must be after the origin ", profile_.origin()));
-      if (!by_end_.empty() && std::prev(by_end_.end())->span.end > *end) {
-        const node& last = *std::prev(by_end_.end());
+      if (!ends_.empty() && ends_.back().first > *end) {
+        const node& last = *by_id_.find(ends_.back().second);
         throw invalid_request(detail::describe("set_plan_end(", *end, "): ", last.id, " over ",
                                                last.span, " ends after it"));
       }
@@ -421,7 +419,8 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
           detail::describe("advance_to(", t, "): not before the plan end ", *plan_end_));
     profile_.advance_to(t);           // checks t; throws before changing anything
     const T now = profile_.origin();  // a slotted backend rounds t down to its slot
-    while (!by_end_.empty() && !(now < by_end_.begin()->span.end)) erase(*by_end_.begin());
+    while (!ends_.empty() && !(now < ends_.front().first))
+      erase(*by_id_.find(ends_.front().second));
   }
 
   /// Every maximal free block from the origin on, in time order, as a vector (a copy): O(n).
@@ -452,7 +451,7 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
   /// Bytes held: the profile's (where it tells) and the ledger's nodes.
   [[nodiscard]] std::size_t memory_usage() const noexcept requires measured_availability<A> {
     return sizeof(*this) - sizeof(A) + profile_.memory_usage() +
-           pool_.capacity() * pool_.node_size();
+           pool_.capacity() * pool_.node_size() + ends_.memory_usage();
   }
 
   /// Checks the profile (where it can) and that the ledger agrees with it: ids below next_id(),
@@ -462,6 +461,15 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     if constexpr (validating_availability<A>) profile_.validate();
     if (pool_.live() != by_id_.size())
       throw invariant_violation("bookings: pool and ledger disagree on the booking count");
+    if (ends_.size() != by_id_.size() || !ends_.valid())
+      throw invariant_violation("bookings: the index by end is out of order or miscounted");
+    ends_.for_each([this](const end_key& k) {
+      const auto it = by_id_.find(k.second);
+      if (it == by_id_.end() || !(end_of(*it) == k))
+        throw invariant_violation(detail::describe("bookings: the index by end lists booking #",
+                                                   k.second, " ending at ", k.first,
+                                                   ", which is not live so"));
+    });
     for (const node& n : by_id_) {
       if (n.id.value == 0 || n.id.value >= next_id_)
         throw invariant_violation(detail::describe("bookings: ", n.id, " beyond the next id"));
@@ -544,16 +552,20 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     if (!is_zero(amount)) profile_.release(held_span(n), amount);
   }
 
-  void insert(node& n) noexcept {
-    // A new booking's id is the largest: the hint makes its insert a constant-time append (a
-    // restored one goes where it belongs, as the hint is checked). A booking appended at the end
-    // of a schedule often ends after every other one; a wrong hint costs one comparison.
-    by_id_.insert_unique(by_id_.end(), n);
-    by_end_.insert_unique(by_end_.end(), n);
+  // `room`: what ends_.make_room(end_of(n)) returned (the index has not changed since).
+  void insert(node& n, typename detail::end_index<T>::room room) noexcept {
+    // A new booking's id is the largest: push_back appends it in constant time, where an insert
+    // with an end() hint walks the tree's right spine to check the hint (a restored one goes
+    // where it belongs).
+    if (n.id.value == next_id_)
+      by_id_.push_back(n);
+    else
+      by_id_.insert_unique(n);
+    ends_.insert(end_of(n), room);
   }
 
   void erase(node& n) noexcept {
-    by_end_.erase(by_end_.iterator_to(n));
+    ends_.erase(end_of(n));
     by_id_.erase(by_id_.iterator_to(n));
     pool_.destroy(&n);
   }
@@ -566,41 +578,22 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
     return other.profile_;
   }
 
-  // Copies other's nodes into this empty ledger: in id order and then in end order, each
-  // appended at the end of its index with a hint, so that the copy compares nothing beyond the
-  // hints (random inserts into the index by end were most of a copy's time). The copy of a
-  // node in end order is found through a table by id while other's ids are dense enough.
+  // Copies other's nodes into this empty ledger (ends_ is copied already), in id order, each
+  // appended at the end of the index by id (push_back), so that the copy compares nothing.
   void copy_nodes(const bookings& other) {
-    const std::size_t count = other.by_id_.size();
-    if (count == 0) return;
-    const std::uint64_t first_id = other.by_id_.begin()->id.value;
-    const std::uint64_t id_range = other.next_id_ - first_id;
-    std::vector<node*> by_rank;
-    const bool dense = id_range <= 4 * count + 64;
-    if (dense) by_rank.assign(static_cast<std::size_t>(id_range), nullptr);
-    pool_.reserve_nodes(count);  // the last step that can throw
-    for (const node& n : other.by_id_) {
-      node* copy = pool_.create(static_cast<const booking_type&>(n));
-      by_id_.insert_unique(by_id_.end(), *copy);
-      if (dense) by_rank[static_cast<std::size_t>(n.id.value - first_id)] = copy;
-    }
-    if (dense) {
-      for (const node& n : other.by_end_)
-        by_end_.insert_unique(by_end_.end(),
-                              *by_rank[static_cast<std::size_t>(n.id.value - first_id)]);
-    } else {
-      for (node& n : by_id_) by_end_.insert_unique(n);
-    }
+    pool_.reserve_nodes(other.by_id_.size());  // the last step that can throw
+    for (const node& n : other.by_id_)
+      by_id_.push_back(*pool_.create(static_cast<const booking_type&>(n)));
   }
 
   void clear_ledger() noexcept {
-    by_end_.clear();
+    ends_.clear();
     by_id_.clear_and_dispose([this](node* n) { pool_.destroy(n); });
   }
 
   detail::node_pool<node> pool_;  ///< declared before the sets: outlives their links
   by_id_set by_id_;
-  by_end_set by_end_;
+  detail::end_index<T> ends_;  ///< the live bookings' (end, id), in order
   std::uint64_t next_id_ = 1;
   std::optional<T> plan_end_;
   A profile_;  // last: the copy constructor copies it after the ledger

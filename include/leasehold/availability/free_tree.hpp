@@ -66,8 +66,10 @@
 /// review_mode): every review_period updates, the summaries are dropped when the searches since
 /// the last review pruned with them less than once in four, and rebuilt (O(n), once) when
 /// searches without them walked four or more runs on average, as appending at the end of a deep
-/// schedule does (about 40 a search at N = 100,000). A tree that is only searched, or only
-/// updated, keeps its mode. Answers never depend on the mode, only their cost does.
+/// schedule does (about 40 a search at N = 100,000). A tree that is only searched keeps its
+/// mode; one only updated for a whole review period drops the summaries, which nothing read,
+/// and is reviewed again as soon as searches come back (min_searches of them), not a period
+/// later. Answers never depend on the mode, only their cost does.
 ///
 /// The third template parameter is the number of thresholds per capacity component (0 turns
 /// the run pruning off, which the benchmarks compare: a scalar then walks, a vector with fit
@@ -1792,7 +1794,12 @@ class free_tree : public detail::profile_types<T, C> {
       if (review_.lengths == (review_.length_base == 0 ? first_length_review : review_period))
         review_length_base();
     }
-    if (++review_.updates < review_period) return;
+    // Summaries dropped for want of any search are judged again as soon as enough searches
+    // came, not a whole period later: a profile loaded in bulk and then searched (the drop-in's
+    // joint profile, rebuilt from its ledgers) would otherwise search without them meanwhile.
+    if (++review_.updates < review_period &&
+        !(review_.idle && review_.searches.count() >= min_searches))
+      return;
     review_.updates = 0;
     review_mode();
   }
@@ -1828,7 +1835,17 @@ class free_tree : public detail::profile_types<T, C> {
     const std::uint64_t searches = review_.searches.take();
     const std::uint64_t prunes = review_.prunes.take();
     const std::uint64_t jumps = review_.level_jumps.take();
-    if (!keeps_summaries || searches < min_searches) return;
+    if (!keeps_summaries) return;
+    // No search at all in a whole period: the summaries were upkeep for nothing (a profile kept
+    // beside a joint one that answers the searches). Searches that come back and walk far
+    // rebuild them (see note_update).
+    if (review_.maintained && searches == 0) {
+      review_.maintained = false;
+      review_.idle = true;
+      return;
+    }
+    if (searches < min_searches) return;
+    review_.idle = false;
     if (review_.maintained && prunes * 4 < searches) {
       review_.maintained = false;  // the stored summaries go stale from here on; nothing reads them
     } else if (!review_.maintained && jumps >= 4 * searches) {
@@ -1863,6 +1880,7 @@ class free_tree : public detail::profile_types<T, C> {
     void add(std::uint64_t n) const noexcept {
       if (n != 0) count_.store(load() + n, std::memory_order_relaxed);
     }
+    [[nodiscard]] std::uint64_t count() const noexcept { return load(); }
     [[nodiscard]] std::uint64_t take() noexcept {
       const std::uint64_t n = load();
       count_.store(0, std::memory_order_relaxed);
@@ -1891,6 +1909,7 @@ class free_tree : public detail::profile_types<T, C> {
   struct mode_review {
     bool maintained = false;          // the run summaries are up to date, no shift is pending
     bool shifts_allowed = true;       // updates may leave pending shifts when not maintained
+    bool idle = false;                // summaries dropped because no search came in a whole period
     std::uint32_t updates = 0;        // reserves and releases since the last review
     search_tally searches;            // earliest_fit calls
     search_tally prunes;              // subtrees they skipped by stored run summaries
