@@ -238,28 +238,35 @@ class journal {
   template <availability A>
   void reserve(A& profile, interval<typename A::time_type> span,
                const typename A::capacity_type& amount) {
-    if constexpr (nothrow_rollback_availability<A>) {
-      apply([&] { profile.reserve(span, amount); },
-            [&profile, span, amount]() noexcept { profile.release(span, amount); });
-    } else {
-      save_profile(profile);
-      profile.reserve(span, amount);  // a backend's own strong guarantee covers a throw here
-    }
+    change_booking(profile, span, amount, true);
   }
   /// Releases `amount` over `span`; rollback books it again (as reserve()).
   template <availability A>
   void release(A& profile, interval<typename A::time_type> span,
                const typename A::capacity_type& amount) {
-    if constexpr (nothrow_rollback_availability<A>) {
-      apply([&] { profile.release(span, amount); },
-            [&profile, span, amount]() noexcept { profile.reserve(span, amount); });
-    } else {
-      save_profile(profile);
-      profile.release(span, amount);
-    }
+    change_booking(profile, span, amount, false);
   }
 
  private:
+  // reserve() (booking) or release(): undone by the opposite change in place, or by the copy
+  // of the profile saved before the first booking since begin() or the latest mark().
+  template <availability A>
+  void change_booking(A& profile, interval<typename A::time_type> span,
+                      const typename A::capacity_type& amount, bool booking) {
+    const auto change = [&profile, span, amount](bool book) {
+      if (book)
+        profile.reserve(span, amount);
+      else
+        profile.release(span, amount);
+    };
+    if constexpr (nothrow_rollback_availability<A>) {
+      apply([&] { change(booking); }, [change, booking]() noexcept { change(!booking); });
+    } else {
+      save_profile(profile);
+      change(booking);  // a backend's own strong guarantee covers a throw here
+    }
+  }
+
   struct change_record {
     virtual ~change_record() = default;
     virtual void undo() noexcept = 0;
