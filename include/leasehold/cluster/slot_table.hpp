@@ -361,6 +361,12 @@ class slot_table {
     if constexpr (bounded_availability<A>) bounds_.clear();
   }
 
+  /// Drops the bounds that earliest_fit keeps per request class (and their memory): the next
+  /// query of each class builds its class's bounds again. Answers never change. For measuring
+  /// the first query of a request type, or to give the memory back after a burst of unusual
+  /// requests.
+  void forget_request_classes() noexcept { bounds_.clear(); }
+
   /// Checks that the aggregate equals the sum over nodes everywhere, that every node has the
   /// same origin and total, and each profile's own invariants where it has validate(). Throws
   /// invariant_violation naming the first difference.
