@@ -618,8 +618,8 @@ class slot_table {
   static std::optional<unsigned> level_of(const bounds_type& bounds) noexcept {
     if constexpr (uses_records) {
       if (bounds.amount() > 0)
-        return static_cast<unsigned>(std::countr_zero(
-            static_cast<std::make_unsigned_t<capacity_type>>(bounds.amount())));
+        return static_cast<unsigned>(
+            std::countr_zero(static_cast<std::make_unsigned_t<capacity_type>>(bounds.amount())));
     }
     return std::nullopt;
   }

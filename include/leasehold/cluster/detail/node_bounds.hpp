@@ -192,7 +192,7 @@ class node_bounds {
   T duration_;
   std::size_t nodes_;
   std::size_t leaves_;
-  std::vector<T> tree_;               // tree_[leaves_ + i]: node i; tree_[a]: min of its children
+  std::vector<T> tree_;  // tree_[leaves_ + i]: node i; tree_[a]: min of its children
   static constexpr unsigned char booked = 1;
   static constexpr unsigned char old_records = 2;
   std::vector<unsigned char> stale_;  // 0: exact; booked or old_records: a lower bound only

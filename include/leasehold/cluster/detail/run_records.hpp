@@ -99,7 +99,7 @@ class run_records {
   template <class Blocks>
   void refresh(std::size_t node, const Blocks& blocks) {
     struct open_run {
-      C value{};        // 2^j
+      C value{};  // 2^j
       bool open = false;
       T begin{};
       U longest = 0;
@@ -176,9 +176,9 @@ class run_records {
     T end;
   };
   struct level {
-    std::vector<run> runs;                  // runs[node * per_level + k]
-    std::vector<unsigned char> count;       // records kept per node, or unknown
-    std::vector<unsigned char> truncated;   // 1: records were left out before the last one
+    std::vector<run> runs;                 // runs[node * per_level + k]
+    std::vector<unsigned char> count;      // records kept per node, or unknown
+    std::vector<unsigned char> truncated;  // 1: records were left out before the last one
   };
 
   // The run holds a start that lasts d: begin + d <= end.
@@ -191,10 +191,10 @@ class run_records {
   }
 
   std::size_t nodes_;
-  std::vector<level> levels_;               // levels_[u]: the records of level used_[u]
-  std::vector<unsigned> used_;              // the levels kept, in the order they were added
-  std::vector<unsigned char> dirty_;        // 1: changed since the records were computed
-  std::vector<T> released_;                 // the earliest release begin since then, or never
+  std::vector<level> levels_;         // levels_[u]: the records of level used_[u]
+  std::vector<unsigned> used_;        // the levels kept, in the order they were added
+  std::vector<unsigned char> dirty_;  // 1: changed since the records were computed
+  std::vector<T> released_;           // the earliest release begin since then, or never
 };
 
 // The records a slot_table of capacity C keeps: run_records for a scalar capacity, nothing for
