@@ -16,8 +16,10 @@
 /// earliest_fit for each node whose cached lower bound (detail/node_bounds.hpp) is below the
 /// n-th smallest fit found so far, visited in order of that bound, O(log W) each; a round
 /// either answers or moves the candidate start to a later block boundary, so a request rarely
-/// needs more than a few rounds. earliest_fit_by_scan, the same answer without the cache, asks
-/// all W nodes in every round.
+/// needs more than a few rounds. The first query of a request class builds the class's bounds
+/// from per-node run records (detail/run_records.hpp, scalar capacities): one short lookup per
+/// node, O(W) in all, rather than one earliest_fit per node. earliest_fit_by_scan, the same
+/// answer without the cache, asks all W nodes in every round.
 
 #include <algorithm>
 #include <bit>
