@@ -2,7 +2,9 @@
 // hand-computed cases for what changes a cached bound (bookings, releases, windows, ready
 // times, advance_to on unbounded and bounded profiles), and a seeded randomised run that
 // compares every answer with earliest_fit_by_scan, the search without the index, and checks
-// the bounds with validate() after every change.
+// the bounds with validate() after every change; and a seeded run of cold classes (many
+// request classes, forgotten at random, first asked right after bookings, releases and
+// advance_to), whose bounds come from the nodes' run records (cluster/detail/run_records.hpp).
 
 #include <doctest/doctest.h>
 
@@ -147,6 +149,22 @@ TEST_CASE("slot_table index: advance_to on a bounded profile forgets the cached 
   CHECK(table.earliest_fit({2, 1, 4}) == table.earliest_fit_by_scan({2, 1, 4}));
 }
 
+TEST_CASE("slot_table index: advance_to on a bounded profile forgets the run records") {
+  using A = slotted_ring<std::int64_t, int>;
+  using Table = cluster::slot_table<A>;
+  Table table(2, 1, [](int total) { return A(total, 1, 10); });
+  table.reserve({{0, 6}, 1, {0}});  // node 0 free over [6, 10): a run of 4
+  table.reserve({{0, 3}, 1, {1}});  // node 1 free over [3, 10): a run of 7
+  // The search reads both nodes' runs: no run of 8 inside the horizon [0, 10).
+  CHECK(table.earliest_fit({1, 1, 4}) == Table::placement_type{{3, 7}, 1, {1}});
+  CHECK_FALSE(table.earliest_fit({1, 1, 8}));
+  // The horizon moves to [10, 20), all free: runs that said "no run of 8" are out of date.
+  table.advance_to(10);
+  table.validate();
+  CHECK(table.earliest_fit({1, 1, 8}) == Table::placement_type{{10, 18}, 1, {0}});
+  CHECK(table.earliest_fit({2, 1, 8}) == Table::placement_type{{10, 18}, 1, {0, 1}});
+}
+
 TEST_CASE("slot_table index: undo_reserve lowers the bounds as a release does") {
   using A = free_list<std::int64_t, int>;
   using Table = cluster::slot_table<A>;
@@ -266,6 +284,109 @@ TEST_CASE_TEMPLATE("slot_table index: randomised answers equal the scan's", A,
       table.validate();
     }
   }
+}
+
+namespace {
+// Cold classes on a table of up to 10 nodes of 16: each step books (at the earliest fit of a
+// random gang from a random time, which leaves holes of many lengths), releases or advances,
+// forgets the cached classes now and then, and asks requests of many classes (5 amount levels
+// x 8 duration levels, more than the table keeps) right after the change, each compared with
+// earliest_fit_by_scan; validate() checks every cached bound and run record.
+template <class Table>
+void cold_classes_match_the_scan(Table& table, std::mt19937_64& rng, bool bounded) {
+  using T = typename Table::time_type;
+  using C = typename Table::capacity_type;
+  auto uniform = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  const auto w = static_cast<std::int64_t>(table.node_count());
+  // A bounded profile's horizon is 256 from the origin: requests stay well inside it.
+  const std::int64_t reach = bounded ? 120 : 300;
+  auto random_request = [&] {
+    typename Table::request_type r{static_cast<std::size_t>(uniform(1, w)),
+                                   static_cast<C>(uniform(1, 16)),
+                                   static_cast<T>(uniform(1, bounded ? 100 : 200))};
+    if (uniform(0, 2) == 0) {
+      const auto begin = static_cast<T>(table.origin() + uniform(0, reach));
+      r.window = {begin, static_cast<T>(begin + r.duration + uniform(0, 60))};
+    }
+    return r;
+  };
+  std::vector<typename Table::placement_type> booked;
+  for (int step = 0; step < 120; ++step) {
+    const auto action = uniform(0, 9);
+    if (action < 6) {
+      auto r = random_request();
+      r.duration = static_cast<T>(uniform(1, 30));
+      const auto begin = static_cast<T>(table.origin() + uniform(0, reach));
+      r.window = {
+          begin, bounded ? static_cast<T>(begin + r.duration + 20) : std::numeric_limits<T>::max()};
+      if (const auto p = table.earliest_fit_by_scan(r)) {
+        table.reserve(*p);
+        booked.push_back(*p);
+      }
+    } else if (action < 9 && !booked.empty()) {
+      const auto k =
+          static_cast<std::size_t>(uniform(0, static_cast<std::int64_t>(booked.size()) - 1));
+      if (booked[k].span.begin >= table.origin()) table.release(booked[k]);
+      booked.erase(booked.begin() + static_cast<std::ptrdiff_t>(k));
+    } else {
+      table.advance_to(static_cast<T>(table.origin() + uniform(0, 20)));
+      std::erase_if(booked, [&](const auto& p) { return p.span.begin < table.origin(); });
+    }
+    if (uniform(0, 3) == 0) table.forget_request_classes();
+    for (int q = 0; q < 4; ++q) {
+      const auto r = random_request();
+      CHECK(table.earliest_fit(r) == table.earliest_fit_by_scan(r));
+    }
+    table.validate();
+  }
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("slot_table index: cold classes right after changes equal the scan's", A,
+                   LEASEHOLD_EXACT_SCALAR_BACKENDS) {
+  using C = typename A::capacity_type;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    std::mt19937_64 rng(seed);
+    cluster::slot_table<A> table(
+        static_cast<std::size_t>(std::uniform_int_distribution<int>(1, 10)(rng)), C{16});
+    cold_classes_match_the_scan(table, rng, false);
+  }
+}
+
+TEST_CASE("slot_table index: cold classes on a bounded profile equal the scan's") {
+  using A = slotted_ring<std::int64_t, int>;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    std::mt19937_64 rng(seed);
+    cluster::slot_table<A> table(
+        static_cast<std::size_t>(std::uniform_int_distribution<int>(1, 10)(rng)), 16,
+        [](int total) { return A(total, 1, 256); });
+    cold_classes_match_the_scan(table, rng, true);
+  }
+}
+
+TEST_CASE("slot_table index: a node with more runs than its records keep") {
+  // Node 0 has free runs of length 1, 2, ..., 12 (each followed by one busy unit), node 1 is
+  // busy until 200: the class of duration 8 finds node 0's run of 8, which the records left
+  // out, so its bound is only a lower bound and the search asks the node.
+  using A = free_tree<std::int64_t, int>;
+  using Table = cluster::slot_table<A>;
+  Table table(2, 1);
+  std::int64_t t = 0;
+  for (std::int64_t length = 1; length <= 12; ++length) {
+    table.reserve({{t + length, t + length + 1}, 1, {0}});
+    t += length + 1;
+  }
+  table.reserve({{0, 200}, 1, {1}});
+  // Any query builds the records of level 0 (and asks the nodes it reaches).
+  CHECK(table.earliest_fit({1, 1, 1}) == Table::placement_type{{0, 1}, 1, {0}});
+  table.forget_request_classes();
+  // Length 8 starts at 2 + 3 + ... + 8 = 35.
+  CHECK(table.earliest_fit({1, 1, 8}) == Table::placement_type{{35, 43}, 1, {0}});
+  CHECK(table.earliest_fit({1, 1, 9}) == Table::placement_type{{44, 53}, 1, {0}});
+  CHECK(table.earliest_fit({2, 1, 13}) == Table::placement_type{{200, 213}, 1, {0, 1}});
+  table.validate();
 }
 
 }  // namespace slot_table_index_test

@@ -16,10 +16,13 @@
 /// earliest_fit for each node whose cached lower bound (detail/node_bounds.hpp) is below the
 /// n-th smallest fit found so far, visited in order of that bound, O(log W) each; a round
 /// either answers or moves the candidate start to a later block boundary, so a request rarely
-/// needs more than a few rounds. earliest_fit_by_scan, the same answer without the cache, asks
-/// all W nodes in every round.
+/// needs more than a few rounds. The first query of a request class builds the class's bounds
+/// from per-node run records (detail/run_records.hpp, scalar capacities): one short lookup per
+/// node, O(W) in all, rather than one earliest_fit per node. earliest_fit_by_scan, the same
+/// answer without the cache, asks all W nodes in every round.
 
 #include <algorithm>
+#include <bit>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -32,7 +35,9 @@
 #include <vector>
 
 #include "leasehold/availability/concept.hpp"
+#include "leasehold/availability/walk.hpp"
 #include "leasehold/cluster/detail/node_bounds.hpp"
+#include "leasehold/cluster/detail/run_records.hpp"
 #include "leasehold/cluster/placement.hpp"
 #include "leasehold/core/capacity.hpp"
 #include "leasehold/core/detail/checked_arithmetic.hpp"
@@ -109,7 +114,8 @@ class slot_table {
   requires std::same_as<std::invoke_result_t<Make&, capacity_type>, A> slot_table(
       std::size_t node_count, capacity_type per_node_total, Make make)
       : per_node_total_(per_node_total),
-        aggregate_(make(checked_aggregate_total(node_count, per_node_total))) {
+        aggregate_(make(checked_aggregate_total(node_count, per_node_total))),
+        records_(node_count) {
     nodes_.reserve(node_count);
     for (std::size_t i = 0; i < node_count; ++i) nodes_.push_back(make(per_node_total));
     for (const A& node : nodes_)
@@ -176,7 +182,7 @@ class slot_table {
       while (walk.next(i, bound)) {
         if (smallest.size() == r.nodes && std::max(bound, candidate) >= smallest.front()) break;
         if (bounds.stale(i)) {
-          const time_type fresh = class_fit(bounds, i);
+          const time_type fresh = refined_fit(bounds, i);
           bounds.clear_stale(i);
           if (fresh > bound) {
             bounds.set(i, fresh);
@@ -359,7 +365,14 @@ class slot_table {
     // bounded one gains free time at the end of its horizon, where a node that could never fit
     // a shape may now fit it, so its bounds are rebuilt when next asked for.
     if constexpr (bounded_availability<A>) bounds_.clear();
+    if constexpr (uses_records) records_.advanced(bounded_availability<A>);
   }
+
+  /// Drops the bounds that earliest_fit keeps per request class (and their memory): the next
+  /// query of each class builds its class's bounds again. Answers never change. For measuring
+  /// the first query of a request type, or to give the memory back after a burst of unusual
+  /// requests.
+  void forget_request_classes() noexcept { bounds_.clear(); }
 
   /// Checks that the aggregate equals the sum over nodes everywhere, that every node has the
   /// same origin and total, and each profile's own invariants where it has validate(). Throws
@@ -396,6 +409,16 @@ class slot_table {
           throw invariant_violation(leasehold::detail::describe(
               "slot_table: node ", i, " has the cached earliest-fit bound ", bounds.bound(i),
               " for ", bounds.amount(), " x ", bounds.duration(), " but fits it from ", fit));
+        if constexpr (uses_records) {
+          if (const auto level = level_of(bounds); level && records_.has_level(*level)) {
+            const auto known = records_.lookup(i, *level, bounds.duration(), origin());
+            if (known.bound > fit || (known.exact && known.bound != fit))
+              throw invariant_violation(leasehold::detail::describe(
+                  "slot_table: node ", i, "'s run records give ", known.bound,
+                  known.exact ? " as" : " as a lower bound on", " its earliest fit of ",
+                  bounds.amount(), " x ", bounds.duration(), ", which is ", fit));
+          }
+        }
       }
   }
 
@@ -589,8 +612,40 @@ class slot_table {
     return fit ? *fit : bounds_type::never;
   }
 
+  static constexpr bool uses_records = scalar_capacity<capacity_type>;
+  using records_type = typename detail::run_records_for<time_type, capacity_type>::type;
+
+  /// The amount level j of a class (its amount is 2^j), for the run records; none for a
+  /// class of amount zero or a vector capacity.
+  static std::optional<unsigned> level_of(const bounds_type& bounds) noexcept {
+    if constexpr (uses_records) {
+      if (bounds.amount() > 0)
+        return static_cast<unsigned>(
+            std::countr_zero(static_cast<std::make_unsigned_t<capacity_type>>(bounds.amount())));
+    }
+    return std::nullopt;
+  }
+
+  /// The node's earliest fit of the class shape, for a bound that is only a lower bound: read
+  /// from the node's run records, recomputed first if out of date, when they give it exactly;
+  /// otherwise asked of the node.
+  time_type refined_fit(const bounds_type& bounds, std::size_t node) const {
+    if constexpr (uses_records) {
+      const auto level = level_of(bounds);
+      if (level && bounds.from_old_records(node)) {
+        if (!records_.current(node, *level))
+          records_.refresh(node, leasehold::blocks_from(nodes_[node], origin()));
+        const auto known = records_.lookup(node, *level, bounds.duration(), origin());
+        if (known.exact) return known.bound;
+      }
+    }
+    return class_fit(bounds, node);
+  }
+
   /// The bounds of r's class, built when first asked for (evicting the least recently used
-  /// class when max_bound_classes are kept).
+  /// class when max_bound_classes are kept): read from the nodes' run records with a scalar
+  /// capacity (exact where they are current, lower bounds refined when a search reaches the
+  /// node otherwise), asked of every node with a vector one.
   bounds_type& bounds_for(const request_type& r) const {
     const capacity_type amount = detail::shape_class(r.per_node);
     const time_type duration = detail::power_of_two_floor(r.duration);
@@ -601,7 +656,18 @@ class slot_table {
         return bounds;
       }
     bounds_type built(amount, duration, nodes_.size());
-    for (std::size_t i = 0; i < nodes_.size(); ++i) built.set(i, class_fit(built, i));
+    if (const auto level = level_of(built)) {
+      if constexpr (uses_records) {
+        if (!records_.has_level(*level)) records_.add_level(*level);
+        built.assign([&](std::size_t i) {
+          const auto known = records_.lookup(i, *level, duration, origin());
+          if (!known.exact) built.mark_from_old_records(i);
+          return known.bound;
+        });
+      }
+    } else {
+      built.assign([&](std::size_t i) { return class_fit(built, i); });
+    }
     built.last_use = bounds_clock_;
     if (bounds_.size() < max_bound_classes) {
       bounds_.push_back(std::move(built));
@@ -617,6 +683,8 @@ class slot_table {
   /// that reaches it.
   void bounds_after_reserve(interval<time_type> span,
                             std::span<const std::size_t> nodes) const noexcept {
+    if constexpr (uses_records)
+      for (std::size_t i : nodes) records_.booked(i);
     for (bounds_type& bounds : bounds_)
       for (std::size_t i : nodes) {
         const time_type bound = bounds.bound(i);
@@ -631,6 +699,8 @@ class slot_table {
   /// [s, s + d) meets [a, b), so s > a - d: the bound drops to max(origin, a - d) at most.
   void bounds_after_release(interval<time_type> span,
                             std::span<const std::size_t> nodes) const noexcept {
+    if constexpr (uses_records)
+      for (std::size_t i : nodes) records_.released(i, span.begin);
     for (bounds_type& bounds : bounds_) {
       time_type lowest{};
       if (__builtin_sub_overflow(span.begin, bounds.duration(), &lowest) || lowest < origin())
@@ -658,6 +728,9 @@ class slot_table {
   // a cache that earliest_fit fills and refreshes, hence mutable.
   mutable std::vector<bounds_type> bounds_;
   mutable std::uint64_t bounds_clock_ = 0;
+  // Per node, its record runs per amount level (detail/run_records.hpp), from which a class's
+  // bounds are read when first asked for; refreshed during searches, hence mutable.
+  mutable records_type records_;
 };
 
 }  // namespace leasehold::cluster

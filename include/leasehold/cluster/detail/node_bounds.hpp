@@ -66,6 +66,14 @@ class node_bounds {
   [[nodiscard]] std::size_t node_count() const noexcept { return nodes_; }
   [[nodiscard]] T bound(std::size_t node) const noexcept { return tree_[leaves_ + node]; }
 
+  // Sets every node's bound to bound_of(node) at once and the minima above them: O(W).
+  template <class BoundOf>
+  void assign(BoundOf&& bound_of) {
+    for (std::size_t i = 0; i < nodes_; ++i) tree_[leaves_ + i] = bound_of(i);
+    for (std::size_t at = leaves_ - 1; at > 0; --at)
+      tree_[at] = std::min(tree_[2 * at], tree_[2 * at + 1]);
+  }
+
   // Sets a node's bound and the minima above it: O(log W).
   void set(std::size_t node, T value) noexcept {
     std::size_t at = leaves_ + node;
@@ -73,8 +81,17 @@ class node_bounds {
     for (at /= 2; at > 0; at /= 2) tree_[at] = std::min(tree_[2 * at], tree_[2 * at + 1]);
   }
 
+  // A stale bound is a lower bound only, to be recomputed when a search reaches the node:
+  // after a booking that may have raised the node's fit, or when it was read from the node's
+  // run records while they were out of date (then the records are worth recomputing too).
   [[nodiscard]] bool stale(std::size_t node) const noexcept { return stale_[node] != 0; }
-  void mark_stale(std::size_t node) noexcept { stale_[node] = 1; }
+  [[nodiscard]] bool from_old_records(std::size_t node) const noexcept {
+    return stale_[node] == old_records;
+  }
+  void mark_stale(std::size_t node) noexcept {
+    if (stale_[node] == 0) stale_[node] = booked;
+  }
+  void mark_from_old_records(std::size_t node) noexcept { stale_[node] = old_records; }
   void clear_stale(std::size_t node) noexcept { stale_[node] = 0; }
 
   // Calls visit(node) for every node whose bound is at most `limit`, in increasing id order,
@@ -175,8 +192,10 @@ class node_bounds {
   T duration_;
   std::size_t nodes_;
   std::size_t leaves_;
-  std::vector<T> tree_;               // tree_[leaves_ + i]: node i; tree_[a]: min of its children
-  std::vector<unsigned char> stale_;  // 1: a booking may have raised the node's fit
+  std::vector<T> tree_;  // tree_[leaves_ + i]: node i; tree_[a]: min of its children
+  static constexpr unsigned char booked = 1;
+  static constexpr unsigned char old_records = 2;
+  std::vector<unsigned char> stale_;  // 0: exact; booked or old_records: a lower bound only
 };
 
 }  // namespace leasehold::cluster::detail
