@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <random>
 #include <set>
@@ -222,6 +223,32 @@ TEST_CASE("fit_corners: a join learns the lengths and neighbours on its seams") 
   const corners4 alone = corners4::join(nullptr, q2, 10, nullptr, 10, 10);
   CHECK(alone == corners4::block(q2, 10));
   CHECK(alone.first_end == corners4::none);
+}
+
+TEST_CASE("fit_corners: a block longer than the time type can count is in the top band") {
+  // From an origin near the lowest time to a boundary far later: the length exceeds
+  // INT64_MAX (the fuzzer found the overflow of begin - last_begin in join).
+  constexpr std::int64_t lowest = std::numeric_limits<std::int64_t>::lowest() + 1;
+  const q4 q{1, 1, 1, 1};
+  const corners4 left = corners4::block(q, lowest);
+  const corners4 joined = corners4::join(&left, q, 1'000'000, nullptr, 1'000'000, 100);
+  CHECK(joined.single_may_fit(q, corners4::bands - 1));
+  CHECK(corners4::length_between(lowest, 1'000'000) == std::numeric_limits<std::int64_t>::max());
+  CHECK(corners4::length_between(10, 25) == 15);
+
+  // The same through free_tree, against reference.
+  const vector4 total{8, 8, 8, 8};
+  free_tree<std::int64_t, vector4> tree(total, lowest);
+  reference<std::int64_t, vector4> oracle(total, lowest);
+  for (std::int64_t begin : {std::int64_t{-5}, std::int64_t{1'000'000}, lowest + 3}) {
+    tree.reserve({begin, begin + 7}, vector4{3, 1, 4, 1});
+    oracle.reserve({begin, begin + 7}, vector4{3, 1, 4, 1});
+    tree.validate();
+    CHECK(tree.free_blocks() == oracle.free_blocks());
+    const request<std::int64_t, vector4> r{
+        vector4{6, 8, 5, 8}, 10, {lowest, forever<std::int64_t>}};
+    CHECK(tree.earliest_fit(r) == oracle.earliest_fit(r));
+  }
 }
 
 TEST_CASE("free_tree: deep profiles of several resource types answer like reference") {

@@ -40,6 +40,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "leasehold/core/capacity.hpp"
@@ -189,6 +190,20 @@ requires(N >= 2 && N <= 4) struct fit_corners<T, resources<N, V>> {
     return c;
   }
 
+  // b - a for a < b, saturated at T's largest value: a block may be longer than T can count
+  // (from an origin near T's lowest value to a boundary far later), and its band is then the
+  // top one anyway.
+  [[nodiscard]] static T length_between(T a, T b) noexcept {
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      const auto length = static_cast<U>(static_cast<U>(b) - static_cast<U>(a));
+      constexpr auto largest = static_cast<U>(std::numeric_limits<T>::max());
+      return length > largest ? std::numeric_limits<T>::max() : static_cast<T>(length);
+    } else {
+      return b - a;
+    }
+  }
+
   // The stretch of `left`, then a block (q, begin), then `right` (either may be absent): the
   // blocks on each seam learn their length and their neighbour there.
   [[nodiscard]] static fit_corners join(const fit_corners* left, const quantised& q, T begin,
@@ -197,13 +212,13 @@ requires(N >= 2 && N <= 4) struct fit_corners<T, resources<N, V>> {
     if (left != nullptr) {
       c.singles = left->singles;
       c.pairs = left->pairs;
-      c.add_single(left->last_free, static_cast<T>(begin - left->last_begin), base);
+      c.add_single(left->last_free, length_between(left->last_begin, begin), base);
       c.pairs.add(lower(left->last_free, q));
       c.first_free = left->first_free;
       c.first_end = left->first_end != none ? left->first_end : begin;
     }
     if (right != nullptr) {
-      c.add_single(q, static_cast<T>(right_first - begin), base);
+      c.add_single(q, length_between(begin, right_first), base);
       c.pairs.add(lower(q, right->first_free));
       for (std::size_t b = 0; b < bands; ++b) c.singles[b].join(right->singles[b]);
       c.pairs.join(right->pairs);
