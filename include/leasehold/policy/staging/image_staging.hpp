@@ -54,6 +54,7 @@
 #include "leasehold/policy/lease/preparation_features.hpp"
 #include "leasehold/policy/staging/config.hpp"
 #include "leasehold/policy/staging/detail/edf_placement.hpp"
+#include "leasehold/policy/staging/detail/transfer_book.hpp"
 #include "leasehold/policy/staging/image_cache.hpp"
 #include "leasehold/policy/staging/repository_link.hpp"
 #include "leasehold/policy/staging/staging_state.hpp"
@@ -130,23 +131,18 @@ class image_staging {
   }
   /// Transfers booked and not yet over (pending, in flight), by id.
   [[nodiscard]] const std::map<std::uint64_t, transfer_type>& transfers() const noexcept {
-    return transfers_;
+    return book_.booked();
   }
   /// Every transfer that has ended and has not been taken, in the order they ended (for Gantt
   /// charts and logs).
   [[nodiscard]] const std::vector<transfer_type>& finished_transfers() const noexcept {
-    return finished_;
+    return book_.finished();
   }
   /// Hands out the finished transfers and forgets them, so that memory and the cost of a call
   /// depend on the transfers booked and under way only. The lease scheduler calls it at the end
   /// of each call when it retires finished leases (scheduler_config::retire_finished): its
   /// observer has heard of each transfer's end by then. ready() no longer counts what was taken.
-  std::vector<transfer_type> take_finished_transfers() {
-    if (!journal_.active()) return std::exchange(finished_, {});
-    std::vector<transfer_type> taken = finished_;  // those ended since the last take
-    journal_.assign(finished_, std::vector<transfer_type>{});
-    return taken;
-  }
+  std::vector<transfer_type> take_finished_transfers() { return book_.take_finished(journal_); }
   /// When the last transfer booked for the lease ends (booked, under way or over): when its
   /// images are all there if none came from the cache; nullopt if no transfer serves it.
   /// Overhead Matters' client satisfaction (§5.1) is measured against it.
@@ -156,16 +152,16 @@ class image_staging {
       return std::ranges::any_of(tr.users,
                                  [lease](const auto& kv) { return kv.first.first == lease; });
     };
-    for (const auto& [id, tr] : transfers_)
+    for (const auto& [id, tr] : book_.booked())
       if (serves(tr)) last = std::max(last.value_or(tr.span.end), tr.span.end);
-    for (const auto& tr : finished_)
+    for (const auto& tr : book_.finished())
       if (serves(tr)) last = std::max(last.value_or(tr.span.end), tr.span.end);
     return last;
   }
   /// Counts so far; transfers that have started by the last call count as sent.
   [[nodiscard]] staging_stats stats() const {
     staging_stats s = stats_;
-    for (const auto& [id, t] : transfers_)
+    for (const auto& [id, t] : book_.booked())
       if (has_started(t, now_)) count_transfer(s, t);
     return s;
   }
@@ -184,19 +180,19 @@ class image_staging {
                      .cache_clocks = {},
                      .images = images_,
                      .transfers = {},
-                     .finished = finished_,
+                     .finished = book_.finished(),
                      .incoming = {},
                      .holds = {},
                      .stats = stats_,
-                     .next_transfer_id = next_transfer_id_,
-                     .next_order = next_order_,
+                     .next_transfer_id = book_.next_id(),
+                     .next_order = book_.next_order(),
                      .tentative = {}};
     for (const auto& cache : caches_) {
       state.caches.push_back(cache.entries());
       state.cache_clocks.push_back(cache.use_clock());
     }
-    for (const auto& entry : transfers_) state.transfers.push_back(entry.second);
-    for (const auto& [where, id] : incoming_)
+    for (const auto& entry : book_.booked()) state.transfers.push_back(entry.second);
+    for (const auto& [where, id] : book_.incoming())
       state.incoming.emplace_back(where.first, where.second, id);
     for (const auto& [id, h] : holds_)
       state.holds.push_back({id, h.start, h.key, h.refs, h.hits, h.misses, h.piggybacks});
@@ -239,21 +235,10 @@ class image_staging {
       if (tr.span.end > state.now)
         fail("transfer ", tr.id, " over ", tr.span, " is over but ends after the clock ",
              state.now);
-    for (auto& tr : state.transfers) {
-      const std::uint64_t id = tr.id;
-      check_nodes(tr.nodes, describe("transfer ", id));
-      if (id == 0 || id >= state.next_transfer_id)
-        fail("transfer ", id, " is not below the next id ", state.next_transfer_id);
-      if (!s.transfers_.emplace(id, std::move(tr)).second) fail("transfer ", id, " appears twice");
-    }
-    s.finished_ = std::move(state.finished);
-    for (auto& [node, key, id] : state.incoming) {
-      if (node >= s.caches_.size() || !s.transfers_.contains(id))
-        fail("image ", key, " arriving on node ", node, " through transfer ", id,
-             ": no such node or transfer");
-      if (!s.incoming_.emplace(std::pair{node, key}, id).second)
-        fail("image ", key, " arrives on node ", node, " twice");
-    }
+    for (const auto& tr : state.transfers) check_nodes(tr.nodes, describe("transfer ", tr.id));
+    s.book_ = book_type::restore(std::move(state.transfers), std::move(state.finished),
+                                 std::move(state.incoming), state.next_transfer_id,
+                                 state.next_order, s.caches_.size(), fail);
     for (auto& h : state.holds) {
       check_nodes(h.refs, describe("lease ", h.lease, "'s hold"));
       if (!s.holds_
@@ -263,8 +248,6 @@ class image_staging {
         fail("lease ", h.lease, " holds images twice");
     }
     s.stats_ = state.stats;
-    s.next_transfer_id_ = state.next_transfer_id;
-    s.next_order_ = state.next_order;
     for (auto& notice : state.tentative) {
       const std::uint64_t id = notice.transfer;
       if (!s.tentative_.emplace(id, std::move(notice)).second)
@@ -301,7 +284,7 @@ class image_staging {
   /// not yet announced, or the end of one announced. Nullopt when no transfer is booked.
   [[nodiscard]] std::optional<time_type> next_transfer_event() const {
     std::optional<time_type> next;
-    for (const auto& [id, tr] : transfers_) {
+    for (const auto& [id, tr] : book_.booked()) {
       const time_type at = tr.announced ? tr.span.end : tr.span.begin;
       if (!next || at < *next) next = at;
     }
@@ -316,37 +299,35 @@ class image_staging {
   /// Once the clock has passed its begin a transfer is fixed. The lease scheduler calls this as
   /// its clock moves and at the end of each call, and passes the events to its observer.
   std::vector<transfer_event> take_transfer_events(time_type now) {
-    const std::size_t ended_before = finished_.size();
+    const std::size_t ended_before = book_.finished().size();
     sync(now);
     std::vector<transfer_event> events;
     // Announcements made at their first instant: withdrawn if the transfer has gone or moved.
     for (const auto& [tentative_id, announced] : tentative_) {
       // A named copy: clang before 16 cannot capture a structured binding.
       const auto id = tentative_id;
-      const auto it = transfers_.find(id);
+      const auto& booked = book_.booked();
+      const auto& finished = book_.finished();
+      const auto it = booked.find(id);
       const bool ended =
-          std::any_of(finished_.begin() + static_cast<std::ptrdiff_t>(ended_before),
-                      finished_.end(), [id](const transfer_type& tr) { return tr.id == id; });
+          std::any_of(finished.begin() + static_cast<std::ptrdiff_t>(ended_before), finished.end(),
+                      [id](const transfer_type& tr) { return tr.id == id; });
       if (ended) continue;  // it ran as announced
-      if (it != transfers_.end() && it->second.span == announced.span &&
+      if (it != booked.end() && it->second.span == announced.span &&
           it->second.nodes == announced.nodes)
         continue;
       events.push_back({transfer_change::withdrawn, announced});
-      if (it != transfers_.end()) {
-        journal_.save_entry(transfers_, id);
-        it->second.announced = false;
-      }
+      if (it != booked.end()) book_.edit(journal_, id).announced = false;
     }
     if (!tentative_.empty()) journal_.assign(tentative_, std::map<std::uint64_t, notice_type>{});
-    for (std::size_t i = ended_before; i < finished_.size(); ++i) {
-      transfer_type& tr = finished_[i];
+    book_.announce_finished_since(ended_before, [&events](const transfer_type& tr) {
       if (!tr.announced) events.push_back({transfer_change::started, notice_of(tr)});
-      tr.announced = true;
       events.push_back({transfer_change::finished, notice_of(tr)});
-    }
-    for (auto& [id, tr] : transfers_) {
-      if (tr.announced || tr.span.begin > now) continue;
-      journal_.save_entry(transfers_, id);
+    });
+    for (const auto& [booked_id, booked] : book_.booked()) {
+      if (booked.announced || booked.span.begin > now) continue;
+      const std::uint64_t id = booked_id;
+      transfer_type& tr = book_.edit(journal_, id);
       tr.announced = true;
       events.push_back({transfer_change::started, notice_of(tr)});
       if (!has_started(tr, now)) {
@@ -461,7 +442,7 @@ class image_staging {
     const time_type d = link_.transfer_time(t.image->size_mb);
     const std::size_t count = config_.mechanism == transfer_mechanism::multicast ? 1 : needing;
     std::vector<job> jobs = pending_jobs(now);
-    for (std::size_t i = 0; i < count; ++i) jobs.push_back({0, d, start, next_order_ + i});
+    for (std::size_t i = 0; i < count; ++i) jobs.push_back({0, d, start, book_.next_order() + i});
     link_type trial = link_;
     return place(trial, jobs, now);
   }
@@ -502,8 +483,7 @@ class image_staging {
                                 t.kind != lease::lease_kind::best_effort || !t.preemptible};
     for (std::size_t i = 0; i < roles.need.size(); ++i) {
       const bool multicast = config_.mechanism == transfer_mechanism::multicast;
-      receive_by_transfer(t, key, roles.need[i], transfers_.at(created[multicast ? 0 : i]), receipt,
-                          h);
+      receive_by_transfer(t, key, roles.need[i], created[multicast ? 0 : i], receipt, h);
     }
     for (std::size_t node : roles.join) receive_by_multicast(t, key, node, *joined, receipt, h);
     for (std::size_t node : roles.reuse) hold_cached(t, key, node, receipt, now, h);
@@ -545,9 +525,8 @@ class image_staging {
     for (std::size_t node : h.refs) {
       touch_cache(node);
       caches_[node].release(h.key);
-      if (const auto in = incoming_.find({node, h.key}); in != incoming_.end()) {
-        transfer_type& tr = transfers_.at(in->second);
-        journal_.save_entry(transfers_, tr.id);
+      if (const auto in = book_.bringing(node, h.key)) {
+        transfer_type& tr = book_.edit(journal_, *in);
         tr.users.erase({id, node});
         if (has_started(tr, now)) continue;
         if (config_.reuse) {
@@ -563,7 +542,7 @@ class image_staging {
     std::ranges::sort(left);
     left.erase(std::unique(left.begin(), left.end()), left.end());
     for (const std::uint64_t transfer : left)
-      if (transfers_.at(transfer).users.empty()) withdraw(transfer);
+      if (book_.at(transfer).users.empty()) withdraw(transfer);
     // A private copy that arrived for a lease unbooked before it began is kept (unreferenced,
     // evictable): the lease is normally booked again at this very instant (the queue planned
     // again, or slide-back re-planning) and adopts it instead of fetching its image anew.
@@ -589,7 +568,7 @@ class image_staging {
           throw invariant_violation(leasehold::detail::describe(
               "image_staging: ", key, " on node ", node, " has ", e.references, " references but ",
               refs[{node, key}], " leases hold it"));
-    for (const auto& [id, tr] : transfers_) {
+    for (const auto& [id, tr] : book_.booked()) {
       const interval<time_type> ahead{std::max(tr.span.begin, link_.origin()), tr.span.end};
       if (!ahead.empty() && link_.profile().min_free(ahead) != 0)
         throw invariant_violation(leasehold::detail::describe(
@@ -599,9 +578,9 @@ class image_staging {
             leasehold::detail::describe("image_staging: transfer ", id, " ends at ", tr.span.end,
                                         " after its deadline ", tr.deadline()));
     }
-    for (const auto& [where, id] : incoming_) {
+    for (const auto& [where, id] : book_.incoming()) {
       const auto* e = caches_[where.first].find(where.second);
-      if (e == nullptr || !transfers_.contains(id) || e->arrival != transfers_.at(id).span.end)
+      if (e == nullptr || !book_.booked().contains(id) || e->arrival != book_.at(id).span.end)
         throw invariant_violation(
             leasehold::detail::describe("image_staging: ", where.second, " arriving on node ",
                                         where.first, " through transfer ", id, " is inconsistent"));
@@ -618,6 +597,7 @@ class image_staging {
     std::size_t piggybacks = 0;
   };
   using job = detail::edf_job<time_type>;
+  using book_type = detail::transfer_book<time_type>;
 
   /// Started for good: the clock has passed its begin. (At its first instant it may still
   /// move or go away, as any call at that instant may plan leases again.)
@@ -706,7 +686,8 @@ class image_staging {
     const std::size_t count = config_.mechanism == transfer_mechanism::multicast ? 1 : needing;
     if (t.kind != lease::lease_kind::best_effort) {
       plan.jobs = pending_jobs(now);
-      for (std::size_t i = 0; i < count; ++i) plan.jobs.push_back({0, d, start, next_order_ + i});
+      for (std::size_t i = 0; i < count; ++i)
+        plan.jobs.push_back({0, d, start, book_.next_order() + i});
       if (!place(*plan.link, plan.jobs, now))
         throw insufficient_capacity(describe("image_staging prepare: lease ", t.id, ": ", count,
                                              " transfer(s) of ", t.image->id, " (", d,
@@ -736,13 +717,8 @@ class image_staging {
     for (const job& j : plan.jobs)
       if (j.transfer != 0) move_transfer(j.transfer, j.placed);
     std::vector<std::uint64_t> created;
-    if (!plan.spans.empty()) {
-      journal_.save(next_transfer_id_);
-      journal_.save(next_order_);
-    }
     for (std::size_t i = 0; i < plan.spans.size(); ++i) {
       transfer_type tr;
-      tr.id = next_transfer_id_++;
       tr.image = t.image->id;
       tr.size_mb = t.image->size_mb;
       tr.span = plan.spans[i];
@@ -751,58 +727,52 @@ class image_staging {
         tr.nodes = need;
       else
         tr.nodes = {need[i]};
-      created.push_back(tr.id);
-      journal_.save_entry(transfers_, tr.id);
-      transfers_.emplace(tr.id, std::move(tr));
+      created.push_back(book_.add(journal_, std::move(tr)));
     }
-    next_order_ += plan.spans.size();
+    book_.use_orders(journal_, plan.spans.size());
     return created;
   }
 
-  // The node now waits for the image from transfer tr, which serves the lease there.
-  void await_transfer(const std::string& key, std::size_t node, transfer_type& tr,
+  // The node now waits for the image from the transfer `id`, which serves the lease there.
+  void await_transfer(const std::string& key, std::size_t node, std::uint64_t id,
                       const lease_receipt& r, hold& h) {
-    journal_.save_entry(incoming_, {node, key});
-    incoming_[{node, key}] = tr.id;
+    book_.bring(journal_, node, key, id);
     touch_cache(node);
     caches_[node].acquire(key);
-    journal_.save_entry(transfers_, tr.id);
-    tr.users[{r.lease, node}] = {r.start, r.is_protected};
+    book_.edit(journal_, id).users[{r.lease, node}] = {r.start, r.is_protected};
     h.refs.push_back(node);
   }
 
   // A node served by one of the lease's new transfers.
   void receive_by_transfer(const terms_type& t, const std::string& key, std::size_t node,
-                           transfer_type& tr, const lease_receipt& r, hold& h) {
+                           std::uint64_t id, const lease_receipt& r, hold& h) {
     touch_cache(node);
+    const time_type arrival = book_.at(id).span.end;
     if (caches_[node].find(key) != nullptr) {
       // Arriving too late through another transfer: this one delivers it sooner.
       auto moved = detach(node, key);
-      journal_.save_entry(transfers_, tr.id);
-      tr.users.merge(std::move(moved));
-      caches_[node].set_arrival(key, tr.span.end);
+      book_.edit(journal_, id).users.merge(std::move(moved));
+      caches_[node].set_arrival(key, arrival);
     } else {
-      for (const auto& victim :
-           caches_[node].insert(key, t.image->id, t.image->size_mb, tr.span.end))
+      for (const auto& victim : caches_[node].insert(key, t.image->id, t.image->size_mb, arrival))
         evicted(node, victim);
     }
-    await_transfer(key, node, tr, r, h);
+    await_transfer(key, node, id, r, h);
     ++h.misses;
   }
 
   // A node that joins the multicast `joined`, booked for another lease.
   void receive_by_multicast(const terms_type& t, const std::string& key, std::size_t node,
                             std::uint64_t joined, const lease_receipt& r, hold& h) {
-    const time_type arrival = transfers_.at(joined).span.end;
+    const time_type arrival = book_.at(joined).span.end;
     touch_cache(node);
     for (const auto& victim : caches_[node].insert(key, t.image->id, t.image->size_mb, arrival))
       evicted(node, victim);
-    transfer_type& tr = transfers_.at(joined);
-    journal_.save_entry(transfers_, tr.id);
+    transfer_type& tr = book_.edit(journal_, joined);
     if (const auto at = std::ranges::lower_bound(tr.nodes, node);
         at == tr.nodes.end() || *at != node)
       tr.nodes.insert(at, node);
-    await_transfer(key, node, tr, r, h);
+    await_transfer(key, node, joined, r, h);
     ++h.piggybacks;
   }
 
@@ -813,14 +783,13 @@ class image_staging {
     const auto& e = *caches_[node].find(key);
     if (e.arrival <= now) {
       ++h.hits;
-    } else if (const auto in = incoming_.find({node, key}); in != incoming_.end()) {
-      transfer_type& tr = transfers_.at(in->second);
+    } else if (const auto in = book_.bringing(node, key)) {
+      transfer_type& tr = book_.edit(journal_, *in);
       // Adopting its own transfer (under way when the lease was unscheduled, or one multicast
       // to several of its nodes) is a miss; riding along with another lease's a piggyback.
       const bool others =
           std::ranges::any_of(tr.users, [&t](const auto& kv) { return kv.first.first != t.id; });
       ++(others ? h.piggybacks : h.misses);
-      journal_.save_entry(transfers_, tr.id);
       tr.users[{t.id, node}] = {r.start, r.is_protected};
     } else {
       ++h.piggybacks;
@@ -855,7 +824,7 @@ class image_staging {
       return std::nullopt;
     std::optional<std::uint64_t> best;
     time_type best_end{};
-    for (const auto& [id, tr] : transfers_) {
+    for (const auto& [id, tr] : book_.booked()) {
       if (tr.deadline_driven || tr.image != t.image->id || has_started(tr, now) || tr.span.end > by)
         continue;
       if (!best || tr.span.end < best_end) {
@@ -873,7 +842,7 @@ class image_staging {
         join_memo_->kind == t.kind && join_memo_->image == t.image->id)
       return join_memo_->end;
     std::optional<time_type> end;
-    if (const auto id = joinable(t, now, forever<time_type>)) end = transfers_.at(*id).span.end;
+    if (const auto id = joinable(t, now, forever<time_type>)) end = book_.at(*id).span.end;
     join_memo_ = join_memo{t.image->id, t.kind, now, version_, end};
     return end;
   }
@@ -883,9 +852,9 @@ class image_staging {
   [[nodiscard]] bool reliable(std::size_t node, const std::string& key,
                               const cache_entry<time_type>& e, time_type now) const {
     if (e.arrival <= now) return true;
-    const auto in = incoming_.find({node, key});
-    if (in == incoming_.end()) return true;
-    const transfer_type& tr = transfers_.at(in->second);
+    const auto in = book_.bringing(node, key);
+    if (!in) return true;
+    const transfer_type& tr = book_.at(*in);
     return has_started(tr, now) || tr.is_protected();
   }
 
@@ -906,7 +875,7 @@ class image_staging {
 
   [[nodiscard]] std::vector<job> pending_jobs(time_type now) const {
     std::vector<job> jobs;
-    for (const auto& [id, tr] : transfers_)
+    for (const auto& [id, tr] : book_.booked())
       if (tr.deadline_driven && !has_started(tr, now))
         jobs.push_back({id, static_cast<time_type>(tr.span.end - tr.span.begin), tr.deadline(),
                         order_of(id), tr.span});
@@ -919,11 +888,9 @@ class image_staging {
   }
 
   void move_transfer(std::uint64_t id, interval<time_type> span) {
-    transfer_type& tr = transfers_.at(id);
-    if (tr.span == span) return;
-    journal_.save_entry(transfers_, id);
-    tr.span = span;
-    for (const auto& [where, tid] : incoming_)
+    if (book_.at(id).span == span) return;
+    book_.edit(journal_, id).span = span;
+    for (const auto& [where, tid] : book_.incoming())
       if (tid == id) {
         touch_cache(where.first);
         caches_[where.first].set_arrival(where.second, span.end);
@@ -939,39 +906,23 @@ class image_staging {
     });
   }
 
-  /// `key` will no longer reach `node` through its current transfer: drop the node from the
-  /// transfer's destinations (unless another copy still reaches it through the transfer) and
-  /// release a pending transfer left with no destination. Returns the users it served with
-  /// `key` on that node.
-  std::map<std::pair<std::uint64_t, std::size_t>, typename transfer_type::user> detach(
-      std::size_t node, const std::string& key) {
-    std::map<std::pair<std::uint64_t, std::size_t>, typename transfer_type::user> moved;
-    const auto in = incoming_.find({node, key});
-    if (in == incoming_.end()) return moved;
-    const std::uint64_t id = in->second;
-    (void)journal_.erase(incoming_, in);
-    journal_.save_entry(transfers_, id);
-    transfer_type& tr = transfers_.at(id);
-    bool still_sent = false;
-    for (auto other = incoming_.lower_bound({node, std::string()});
-         other != incoming_.end() && other->first.first == node; ++other)
-      if (other->second == id) still_sent = true;
-    if (!still_sent) std::erase(tr.nodes, node);
-    for (auto it = tr.users.begin(); it != tr.users.end();) {
-      if (it->first.second == node && key_of(tr.image, it->first.first) == key) {
-        moved.insert(*it);
-        it = tr.users.erase(it);
-      } else {
-        ++it;
-      }
-    }
+  /// `key` will no longer reach `node` through its current transfer: the book drops the node
+  /// from the transfer's destinations (unless another copy still reaches it through the
+  /// transfer), and a pending transfer left with no destination is released from the link.
+  /// Returns the users it served with `key` on that node.
+  typename book_type::user_map detach(std::size_t node, const std::string& key) {
+    auto out = book_.detach(
+        journal_, node, key,
+        [this](const std::string& image, std::uint64_t lease) { return key_of(image, lease); });
+    if (out.transfer == 0) return std::move(out.users);
+    const transfer_type& tr = book_.at(out.transfer);
     if (tr.nodes.empty() && !has_started(tr, now_)) {
       const interval<time_type> span = tr.span;
       journal_.apply([&] { link_.release(span); }, [this, span]() noexcept { link_.book(span); });
       ++version_;
-      journal_.erase_key(transfers_, id);
+      book_.erase(journal_, out.transfer);
     }
-    return moved;
+    return std::move(out.users);
   }
 
   /// Without reuse: erases `key` (one lease's private copy) wherever it is cached, unreferenced
@@ -979,7 +930,7 @@ class image_staging {
   void drop_orphans(const std::string& key, std::span<const std::size_t> keep) {
     for (std::size_t node = 0; node < caches_.size(); ++node) {
       const auto* e = caches_[node].find(key);
-      if (e == nullptr || e->references != 0 || incoming_.contains({node, key}) ||
+      if (e == nullptr || e->references != 0 || book_.bringing(node, key) ||
           std::ranges::find(keep, node) != keep.end())
         continue;
       touch_cache(node);
@@ -991,7 +942,7 @@ class image_staging {
   /// was bringing (unreferenced) are dropped; detach releases its slot on the link.
   void withdraw(std::uint64_t transfer) {
     // Collected first, as detach erases entries (and, with the last, the transfer itself).
-    const auto copies = arriving_through(transfers_.at(transfer));
+    const auto copies = book_.arriving_through(book_.at(transfer));
     for (const auto& [node, key] : copies) {
       (void)detach(node, key);
       if (const auto* e = caches_[node].find(key); e != nullptr && e->references == 0) {
@@ -999,18 +950,6 @@ class image_staging {
         caches_[node].erase(key);
       }
     }
-  }
-
-  /// The (node, image) copies still arriving through `tr`. Copies arrive only at a transfer's
-  /// destinations, so only those nodes' entries are looked at, not every image in flight.
-  [[nodiscard]] std::vector<std::pair<std::size_t, std::string>> arriving_through(
-      const transfer_type& tr) const {
-    std::vector<std::pair<std::size_t, std::string>> copies;
-    for (const std::size_t node : tr.nodes)
-      for (auto in = incoming_.lower_bound({node, std::string()});
-           in != incoming_.end() && in->first.first == node; ++in)
-        if (in->second == tr.id) copies.push_back(in->first);
-    return copies;
   }
 
   // Before a node's cache changes in a transaction: its first change saves a copy (a cache
@@ -1038,25 +977,18 @@ class image_staging {
     // (commit_transaction): a profile cannot take back what advance_to dropped. Every query
     // starts at now_ meanwhile, so the older origin changes no answer.
     if (!journal_.active()) link_.advance_to(now);
-    bool counted = false;
-    for (auto it = transfers_.begin(); it != transfers_.end();) {
-      const transfer_type& tr = it->second;
-      if (tr.span.end > now) {
-        ++it;
-        continue;
-      }
-      if (!counted) journal_.save(stats_);
-      counted = true;
-      count_transfer(stats_, tr);
-      for (const auto& [node, key] : arriving_through(tr)) {
-        journal_.erase_key(incoming_, {node, key});
+    std::vector<std::uint64_t> ended;
+    for (const auto& [id, tr] : book_.booked())
+      if (tr.span.end <= now) ended.push_back(id);
+    if (!ended.empty()) journal_.save(stats_);
+    for (const std::uint64_t id : ended) {
+      count_transfer(stats_, book_.at(id));
+      for (const auto& [node, key] : book_.finish(journal_, id)) {
         if (!config_.reuse && caches_[node].find(key)->references == 0) {
           touch_cache(node);
           caches_[node].erase(key);
         }
       }
-      journal_.push_back(finished_, tr);
-      it = journal_.erase(transfers_, it);
     }
   }
 
@@ -1085,14 +1017,10 @@ class image_staging {
   time_type now_;
   std::vector<cache_type> caches_;
   std::map<std::string, std::int64_t> images_;
-  std::map<std::uint64_t, transfer_type> transfers_;
-  std::vector<transfer_type> finished_;
-  std::map<std::pair<std::size_t, std::string>, std::uint64_t> incoming_;  ///< (node, key) -> id
+  book_type book_;  // transfers booked, finished, and the copies they bring
   std::map<std::uint64_t, hold> holds_;
   staging_stats stats_;
-  std::uint64_t next_transfer_id_ = 1;
-  std::uint64_t next_order_ = 1ull << 62;  ///< new jobs sort after every existing transfer id
-  std::uint64_t version_ = 0;              ///< bumped whenever the link changes
+  std::uint64_t version_ = 0;  ///< bumped whenever the link changes
   mutable std::optional<memo> memo_;
   mutable std::optional<join_memo> join_memo_;
   // Transfers announced at their first instant, as announced (take_transfer_events).
