@@ -35,6 +35,7 @@
 #include <cstddef>
 #include <iterator>
 #include <memory>
+#include <new>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -89,7 +90,7 @@ class journal {
   /// changes an older rollback_to already undid) undoes nothing.
   void rollback_to(std::size_t savepoint) noexcept {
     for (std::size_t k = records_.size(); k > savepoint; --k) {
-      records_[k - 1]->undo();
+      records_[k - 1].undo();
       records_.pop_back();
     }
     floor_ = std::min(floor_, records_.size());
@@ -119,7 +120,7 @@ class journal {
   }
   /// Undoes every change of the open transaction, newest first, and closes it.
   void rollback() noexcept {
-    for (std::size_t k = records_.size(); k > 0; --k) records_[k - 1]->undo();
+    for (std::size_t k = records_.size(); k > 0; --k) records_[k - 1].undo();
     reset();
   }
 
@@ -153,7 +154,7 @@ class journal {
     }
     T replacement(std::forward<U>(value));
     auto record = make_record(undo_assign<T>{&object, std::nullopt});
-    static_cast<record_of<undo_assign<T>>&>(*record).undo_.old.emplace(std::move(object));
+    record.template get<undo_assign<T>>().old.emplace(std::move(object));
     object = std::move(replacement);
     records_.push_back(std::move(record));
   }
@@ -190,7 +191,7 @@ class journal {
     if (!active_) return map.erase(it);
     auto record = make_record(undo_erase<Map>{&map, {}});
     const auto next = std::next(it);
-    static_cast<record_of<undo_erase<Map>>&>(*record).undo_.node = map.extract(it);
+    record.template get<undo_erase<Map>>().node = map.extract(it);
     records_.push_back(std::move(record));
     return next;
   }
@@ -209,7 +210,7 @@ class journal {
     if (!active_) return c.emplace(std::forward<Args>(args)...);
     auto record = make_record(undo_emplace<Container>{&c, std::nullopt});
     auto result = c.emplace(std::forward<Args>(args)...);
-    auto& undo = static_cast<record_of<undo_emplace<Container>>&>(*record).undo_;
+    auto& undo = record.template get<undo_emplace<Container>>();
     if constexpr (requires { result.second; }) {
       if (!result.second) return result;  // nothing was added: nothing to undo
       undo.added = result.first;
@@ -267,15 +268,74 @@ class journal {
     }
   }
 
-  struct change_record {
-    virtual ~change_record() = default;
-    virtual void undo() noexcept = 0;
-  };
-  template <class Undo>
-  struct record_of final : change_record {
-    explicit record_of(Undo u) : undo_(std::move(u)) {}
-    void undo() noexcept override { undo_(); }
-    Undo undo_;
+  // One recorded change: its undo, type-erased. An undo that fits in a few words and moves
+  // without throwing (an inverse booking, a saved small value, an extracted map node) is kept
+  // inside the record, so recording it allocates nothing beyond the records' own vector (whose
+  // room is made before each change); a larger one lives on the heap, allocated before the
+  // change like the room.
+  class undo_record {
+   public:
+    template <class Undo>
+    static undo_record of(Undo undo) {
+      undo_record r;
+      if constexpr (fits_inline<Undo>) {
+        ::new (static_cast<void*>(r.storage_)) Undo(std::move(undo));
+        r.ops_ = &inline_ops<Undo>;
+      } else {
+        Undo* held = new Undo(std::move(undo));
+        ::new (static_cast<void*>(r.storage_)) Undo*(held);
+        r.ops_ = &heap_ops<Undo>;
+      }
+      return r;
+    }
+    undo_record(undo_record&& other) noexcept : ops_(std::exchange(other.ops_, nullptr)) {
+      if (ops_ != nullptr) ops_->relocate(other.storage_, storage_);
+    }
+    undo_record& operator=(undo_record&&) = delete;
+    undo_record(const undo_record&) = delete;
+    undo_record& operator=(const undo_record&) = delete;
+    ~undo_record() {
+      if (ops_ != nullptr) ops_->destroy(storage_);
+    }
+
+    template <class Undo>
+    [[nodiscard]] Undo& get() noexcept {
+      if constexpr (fits_inline<Undo>)
+        return *std::launder(reinterpret_cast<Undo*>(storage_));
+      else
+        return **std::launder(reinterpret_cast<Undo**>(storage_));
+    }
+    void undo() noexcept { ops_->undo(storage_); }
+
+   private:
+    static constexpr std::size_t inline_size = 8 * sizeof(void*);
+    template <class Undo>
+    static constexpr bool fits_inline =
+        sizeof(Undo) <= inline_size &&
+        alignof(Undo) <= alignof(std::max_align_t) && std::is_nothrow_move_constructible_v<Undo>;
+    struct operations {
+      void (*undo)(void*) noexcept;
+      void (*relocate)(void* from, void* to) noexcept;  // move-constructs at `to`, ends `from`
+      void (*destroy)(void*) noexcept;
+    };
+    template <class Undo>
+    static constexpr operations inline_ops{
+        [](void* p) noexcept { (*static_cast<Undo*>(p))(); },
+        [](void* from, void* to) noexcept {
+          Undo* source = static_cast<Undo*>(from);
+          ::new (to) Undo(std::move(*source));
+          source->~Undo();
+        },
+        [](void* p) noexcept { static_cast<Undo*>(p)->~Undo(); }};
+    template <class Undo>
+    static constexpr operations heap_ops{
+        [](void* p) noexcept { (**static_cast<Undo**>(p))(); },
+        [](void* from, void* to) noexcept { ::new (to) Undo*(*static_cast<Undo**>(from)); },
+        [](void* p) noexcept { delete *static_cast<Undo**>(p); }};
+
+    undo_record() = default;
+    const operations* ops_ = nullptr;
+    alignas(std::max_align_t) unsigned char storage_[inline_size];
   };
 
   template <class T>
@@ -316,8 +376,9 @@ class journal {
 
   // Step 1 of the protocol: the record exists and there is room to append it.
   template <class Undo>
-  std::unique_ptr<change_record> make_record(Undo undo) {
-    std::unique_ptr<change_record> r = std::make_unique<record_of<Undo>>(std::move(undo));
+  undo_record make_record(Undo undo) {
+    static_assert(std::is_nothrow_invocable_v<Undo&>, "journal: an undo must be noexcept");
+    undo_record r = undo_record::of(std::move(undo));
     reserve_one();
     return r;
   }
@@ -346,7 +407,7 @@ class journal {
   }
 
   bool active_ = false;
-  std::vector<std::unique_ptr<change_record>> records_;
+  std::vector<undo_record> records_;
   std::size_t floor_ = 0;              // the latest mark (0: the transaction's start)
   const void* snapshot_of_ = nullptr;  // the profile copied last, if its copy is still recorded
   std::size_t snapshot_at_ = 0;        // and the copy's record

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "leasehold/availability/concept.hpp"
+#include "leasehold/availability/journal.hpp"
 #include "leasehold/availability/walk.hpp"
 #include "leasehold/cluster/detail/node_bounds.hpp"
 #include "leasehold/cluster/detail/run_records.hpp"
@@ -76,10 +77,9 @@ template <vector_capacity C>
 }
 
 /// With a backend that rolls back in place (nothrow_rollback_availability, availability/
-/// concept.hpp) the slot table changes its profiles in place and undoes them on failure; for
-/// any other backend it changes copies of the profiles a call touches and swaps them in only
-/// when all succeeded, which costs a copy per call but keeps the strong guarantee whatever the
-/// backend.
+/// concept.hpp) the slot table's journal undoes a call's bookings in place on failure; for any
+/// other backend the journal saves a copy of each profile before the call changes it, which
+/// costs a copy per call but keeps the strong guarantee whatever the backend.
 template <class A>
 inline constexpr bool nothrow_rollback = nothrow_rollback_availability<A>;
 
@@ -310,7 +310,7 @@ class slot_table {
         throw insufficient_capacity(leasehold::detail::describe(
             "slot_table reserve ", p, ": node ", i, " has only ", free, " free over ", p.span));
     }
-    apply(p, book, unbook);
+    change_all<true>(p);
     bounds_after_reserve(p.span, p.nodes);
   }
 
@@ -320,7 +320,7 @@ class slot_table {
   void release(const placement_type& p) {
     check_placement("release", p);
     try {
-      apply(p, unbook, book);
+      change_all<false>(p);
     } catch (const invalid_release& e) {
       throw invalid_release(leasehold::detail::describe("slot_table release ", p, ": ", e.what()));
     }
@@ -460,7 +460,7 @@ class slot_table {
             detail::scaled(r.per_node, r.nodes)};
   }
 
-  /// The two changes every booking path makes to a profile (apply's change and undo).
+  /// The two changes change_back makes to a profile.
   static void book(A& profile, interval<time_type> span, const capacity_type& amount) {
     profile.reserve(span, amount);
   }
@@ -529,35 +529,22 @@ class slot_table {
           leasehold::detail::describe(operation, ' ', p, ": node ", *twin, " listed twice"));
   }
 
-  /// Applies `change` to every node of p, then to the aggregate; if one throws, `undo`
-  /// restores the ones already changed (undo is the exact inverse of a change that just
-  /// succeeded, so it has the capacity it needs) and the exception propagates.
-  /// Backends without nothrow_rollback: `change` runs on copies of the touched profiles, which
-  /// replace the originals only when every change succeeded.
-  template <class Change, class Undo>
-  void apply(const placement_type& p, Change change, Undo undo) {
-    if constexpr (!detail::nothrow_rollback<A>) {
-      std::vector<A> changed;
-      changed.reserve(p.nodes.size() + 1);
-      for (std::size_t i : p.nodes) changed.push_back(nodes_[i]);
-      changed.push_back(aggregate_);
-      for (std::size_t k = 0; k < p.nodes.size(); ++k) change(changed[k], p.span, p.per_node);
-      change(changed.back(), p.span, detail::scaled(p.per_node, p.nodes.size()));
-      for (std::size_t k = 0; k < p.nodes.size(); ++k) swap_in(nodes_[p.nodes[k]], changed[k]);
-      swap_in(aggregate_, changed.back());
-      return;
-    }
-    std::size_t done = 0;
-    try {
-      for (; done < p.nodes.size(); ++done) change(nodes_[p.nodes[done]], p.span, p.per_node);
-      change(aggregate_, p.span, detail::scaled(p.per_node, p.nodes.size()));
-    } catch (...) {
-      while (done > 0) {
-        --done;
-        undo(nodes_[p.nodes[done]], p.span, p.per_node);
-      }
-      throw;
-    }
+  /// Books (Reserve) or releases p.per_node over p.span on every node of p, then the sum on the
+  /// aggregate, as one transaction of the table's journal (availability/journal.hpp): if one
+  /// profile refuses, those already changed are changed back (in place on a nothrow_rollback
+  /// backend, from the copy saved before their change on any other) and the exception goes on.
+  template <bool Reserve>
+  void change_all(const placement_type& p) {
+    journal_.transaction([&] {
+      const auto change = [&](A& profile, const capacity_type& amount) {
+        if constexpr (Reserve)
+          journal_.reserve(profile, p.span, amount);
+        else
+          journal_.release(profile, p.span, amount);
+      };
+      for (std::size_t i : p.nodes) change(nodes_[i], p.per_node);
+      change(aggregate_, detail::scaled(p.per_node, p.nodes.size()));
+    });
   }
 
   /// The aggregate's earliest fit of the gang's n x per_node from `candidate`: a start no
@@ -724,6 +711,9 @@ class slot_table {
   capacity_type per_node_total_;
   A aggregate_;
   std::vector<A> nodes_;
+  // Takes back a reserve or release that failed half-way (change_all); closed between calls,
+  // and a copied table gets a new one.
+  journal journal_;
   // Per request class, a lower bound per node on its earliest fit (detail/node_bounds.hpp);
   // a cache that earliest_fit fills and refreshes, hence mutable.
   mutable std::vector<bounds_type> bounds_;
