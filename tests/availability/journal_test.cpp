@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -95,6 +96,34 @@ TEST_CASE("journal: commit forgets, and a later rollback takes back only the lat
   j.assign(x, 3);
   j.rollback();
   CHECK(x == 2);
+}
+
+TEST_CASE(
+    "journal: small undos kept in the records and large ones on the heap both survive growth") {
+  // A saved int fits inside a record; a saved array of 64 values does not. Hundreds of each,
+  // interleaved, make the records' vector grow (and move its records) several times.
+  journal j;
+  std::vector<int> small(300);
+  std::vector<std::array<std::int64_t, 64>> large(300);
+  for (std::size_t k = 0; k < small.size(); ++k) {
+    small[k] = static_cast<int>(k);
+    large[k].fill(static_cast<std::int64_t>(k));
+  }
+  const auto small_before = small;
+  const auto large_before = large;
+  j.begin();
+  for (std::size_t k = 0; k < small.size(); ++k) {
+    j.save(small[k]);
+    small[k] = -1;
+    j.save(large[k]);
+    large[k].fill(-1);
+    j.assign(small[k], -2);
+  }
+  CHECK(j.size() == 900);
+  j.rollback();
+  CHECK(small == small_before);
+  CHECK(large == large_before);
+  CHECK_FALSE(j.active());
 }
 
 TEST_CASE("journal: a change that throws is not recorded and the transaction stays open") {
