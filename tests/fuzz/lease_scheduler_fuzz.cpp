@@ -11,6 +11,7 @@
 // checkpoint text) are not made after every call: that keeps the harness at thousands of
 // inputs per second.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -18,7 +19,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include <leasehold/io/lease_checkpoint.hpp>
@@ -68,12 +68,18 @@ struct snapshot {
 // Whether this checkpoint text was loaded and saved again before in this process (then it came
 // back identical, or the process would have stopped). Most inputs that ask for the round trip are
 // mutations that end in a state an earlier input reached, and loading costs more than the rest of
-// an input. The texts are kept as 64-bit hashes (a collision among the few thousand distinct
-// texts of a run is below one chance in 10^11); the set is kept for the whole process, so an
-// input that fails here fails the same way when replayed alone.
+// an input. The texts are remembered as 64-bit hashes (two distinct texts of a run sharing one:
+// below one chance in 10^10) in a table allocated once, direct-mapped: a text whose slot another
+// took is simply loaded again. No allocation per input, so libFuzzer sees no growing heap (which
+// it would take for a leak and run the input again to check). An input that fails here fails the
+// same way when replayed alone.
 bool round_tripped_before(const std::string& text) {
-  static std::unordered_set<std::size_t> seen;
-  return !seen.insert(std::hash<std::string>{}(text)).second;
+  static std::array<std::size_t, std::size_t{1} << 16> seen{};
+  const std::size_t hash = std::hash<std::string>{}(text);
+  std::size_t& slot = seen[hash % seen.size()];
+  if (slot == hash && hash != 0) return true;
+  slot = hash;
+  return false;
 }
 
 scheduler_config<T> config_from(fuzzing::fuzz_input& in) {
