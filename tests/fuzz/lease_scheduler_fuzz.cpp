@@ -7,9 +7,10 @@
 // clock, lease records, queue, next event and free blocks);
 // validate() (the slot table matches the bookings, queue and states agree) runs where the
 // input asks for it, after the last call and after the run to the end; and some inputs save a
-// checkpoint, restore it and save it again, identically. The costly checks (validate, the
-// checkpoint text) are not made after every call: that keeps the harness at thousands of
-// inputs per second.
+// checkpoint, restore it and save it again, identically (a text already restored identically
+// earlier in the process is not restored again). The costly checks (validate, the checkpoint
+// text) are not made after every call. With the coverage and ASan settings below (and in
+// lease_scheduler_coverage.txt), that keeps the harness above 1,000 inputs per CPU second.
 
 #include <array>
 #include <cstddef>
