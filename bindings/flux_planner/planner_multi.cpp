@@ -56,9 +56,12 @@ C zero_of(std::size_t n) {
 template <class C>
 struct joint_profile {
   using capacity = C;
-  // 16 thresholds a component: without them a search after removals walks the holes they
-  // leave block by block.
-  leasehold::free_tree<tick, capacity, 16> profile;
+  // resources<N> (two to four types) is searched with the tree's fit corners, which need no
+  // thresholds: run summaries there would be upkeep that no search reads (free_tree's default
+  // for vectors, none). A run-time vector has no fit corners, and 16 thresholds a component:
+  // without them a search after removals walks the holes they leave block by block.
+  static constexpr std::size_t levels = leasehold::fixed_vector_capacity<C> ? 0 : 16;
+  leasehold::free_tree<tick, capacity, levels> profile;
 
   explicit joint_profile(std::span<const planner_t* const> planners)
       : profile(totals(planners), planners[0]->start) {
