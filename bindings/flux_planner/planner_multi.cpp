@@ -136,6 +136,14 @@ struct planner_multi_t {
   joint_variant joint;
   std::vector<const planner_t*> joint_planners;
   std::vector<std::uint64_t> joint_versions;
+  // Whether every time where the joint profile changes is a scheduled point of the lead (the
+  // first type): true when each other type's span has a lead span of the same bounds, as every
+  // planner_multi_add_span makes (the lead books first). Then a joint search need not ask the
+  // lead's ledger whether a fit after its starting time is a point (joint_point_fit). Judged
+  // when the joint profile is built; calls that can break it (a reset, a reduced span) clear it.
+  bool joint_edges_lead = false;
+  // span_counter at the last planner_multi_reset: older span ids may name the spans made since.
+  std::uint64_t reset_mark = 0;
 
   planner_multi_t() = default;
   planner_multi_t(const planner_multi_t& other)
@@ -157,7 +165,9 @@ struct planner_multi_t {
       for (std::size_t i = 0; i < size(); ++i) joint_planners.push_back(at(i));
       joint_versions.assign(size(), 0);
       joint_synced();
+      joint_edges_lead = other.joint_edges_lead;
     }
+    reset_mark = other.reset_mark;
   }
   planner_multi_t& operator=(const planner_multi_t& other) {
     if (this != &other) {
@@ -174,6 +184,8 @@ struct planner_multi_t {
       std::swap(joint, copy.joint);
       std::swap(joint_planners, copy.joint_planners);
       std::swap(joint_versions, copy.joint_versions);
+      joint_edges_lead = copy.joint_edges_lead;
+      reset_mark = copy.reset_mark;
     }
     return *this;
   }
@@ -201,15 +213,29 @@ struct planner_multi_t {
   void joint_synced() {
     for (std::size_t i = 0; i < size(); ++i) joint_versions[i] = at(i)->version;
   }
+  // Books every type's deferred spans (planner_t::settle); false, with errno ENOMEM, when that
+  // fails.
+  bool settle_all() noexcept {
+    try {
+      for (const resource& r : resources) r.planner->settle();
+      return true;
+    } catch (const std::exception&) {
+      errno = ENOMEM;
+      return false;
+    }
+  }
   // The joint profile, current, or nullptr where none applies.
   joint_variant* current_joint() {
     if (!joint_applies()) return nullptr;
     if (joint_current()) return &joint;
     try {
       joint = std::monostate{};
+      for (const resource& r : resources) r.planner->settle();  // built from the ledgers
       std::vector<const planner_t*> planners;
       for (const resource& r : resources) planners.push_back(r.planner.get());
       joint = make_joint(planners);
+      joint_edges_lead = std::all_of(resources.begin() + 1, resources.end(),
+                                     [](const resource& r) { return r.planner->plan->empty(); });
       joint_planners = std::move(planners);
       joint_versions.assign(size(), 0);
       joint_synced();
@@ -276,9 +302,12 @@ bool joint_requests(const planner_multi_t& m, std::uint64_t duration, auto&& amo
 }
 
 // The earliest point of `lead` at or after `from` where the joint profile fits every amount.
-std::optional<tick> joint_point_fit(const planner_t& lead, const joint_variant& joint, tick from,
+// Settles the lead (planner_t::settle) before it asks the lead's ledger, and throws what that
+// throws. `edges_are_points`: planner_multi_t::joint_edges_lead.
+std::optional<tick> joint_point_fit(planner_t& lead, const joint_variant& joint, tick from,
                                     std::uint64_t duration, const flux::joint_request* others,
-                                    std::size_t other_count, units lead_amount) {
+                                    std::size_t other_count, units lead_amount,
+                                    bool edges_are_points) {
   return std::visit(
       [&](const auto& jp) -> std::optional<tick> {
         if constexpr (std::is_same_v<std::decay_t<decltype(jp)>, std::monostate>) {
@@ -295,6 +324,11 @@ std::optional<tick> joint_point_fit(const planner_t& lead, const joint_variant& 
             const std::optional<tick> fit =
                 jp.profile.earliest_fit({amount, static_cast<tick>(duration), {from, lead.end}});
             if (!fit) return std::nullopt;
+            // The base time is a point. A fit after `from` is where some type's free capacity
+            // rises (the start before it did not fit): a span edge, which is the lead's point
+            // when every edge is.
+            if (*fit <= lead.start || (edges_are_points && *fit > from)) return fit;
+            lead.settle();
             const std::optional<tick> point = lead.point_at_or_after(*fit);
             if (!point) return std::nullopt;
             if (*point == *fit) return fit;
@@ -320,6 +354,7 @@ int64_t search(planner_multi_t& m, planner_t& lead, const joint_list* others) {
   }
   joint_variant* joint = any && same_duration ? m.current_joint() : nullptr;
   if (!joint) {
+    if (!m.settle_all()) return -1;  // the types' own searches read their ledgers
     const std::optional<tick> found = flux::next_point_fit(lead, {others->data(), others->size()});
     return found ? *found : fail(ENOENT);
   }
@@ -333,9 +368,13 @@ int64_t search(planner_multi_t& m, planner_t& lead, const joint_list* others) {
     case flux::cursor_kind::restart:
       break;
   }
-  const std::optional<tick> found =
-      joint_point_fit(lead, *joint, from, lead.request.duration, others->data(), others->size(),
-                      lead.request.amount);
+  std::optional<tick> found;
+  try {
+    found = joint_point_fit(lead, *joint, from, lead.request.duration, others->data(),
+                            others->size(), lead.request.amount, m.joint_edges_lead);
+  } catch (const std::exception&) {
+    return fail(ENOMEM);  // settling the lead: only an allocation can fail
+  }
   if (!found) {
     lead.cursor = flux::cursor_kind::exhausted;
     return fail(ENOENT);
@@ -343,6 +382,57 @@ int64_t search(planner_multi_t& m, planner_t& lead, const joint_list* others) {
   lead.cursor = flux::cursor_kind::after;
   lead.last_answer = *found;
   return *found;
+}
+
+// planner_multi_add_span while the joint profile is current: when no type refuses the span
+// before looking at the capacity, the joint profile books it (refused there exactly when some
+// type's capacity is not free: it holds what every type's ledger does), and every type defers
+// it (planner_t::deferred) until a call reads that type: the joint profile answers the
+// searches. False, with nothing changed, where planner_multi_add_span must go type by type: to
+// refuse the span as Flux does, or when an allocation failed.
+bool add_deferred(planner_multi_t& m, tick start, std::uint64_t duration, const uint64_t* requests,
+                  span_ids& ids) {
+  for (std::size_t i = 0; i < m.size(); ++i)
+    if (flux::add_span_refusal(*m.at(i), start, duration, requests[i]) != 0) return false;
+  try {
+    for (std::size_t i = 0; i < m.size(); ++i) {
+      std::vector<flux::deferred_span>& deferred = m.at(i)->deferred;
+      if (deferred.size() == deferred.capacity())
+        deferred.reserve(std::max<std::size_t>(16, 2 * deferred.capacity()));
+    }
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  const leasehold::interval<tick> span{start, flux::wrapped_end(start, duration)};
+  const bool booked = std::visit(
+      [&](auto& jp) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(jp)>, std::monostate>) {
+          auto a = zero_of<typename std::decay_t<decltype(jp)>::capacity>(m.size());
+          for (std::size_t j = 0; j < m.size(); ++j) a[j] = static_cast<units>(requests[j]);
+          if (leasehold::is_zero(a)) return true;
+          try {
+            jp.profile.reserve(span, a);
+          } catch (const std::exception&) {
+            return false;  // no room (or no memory): nothing changed
+          }
+          return true;
+        } else {
+          return false;
+        }
+      },
+      m.joint);
+  if (!booked) return false;
+  // Nothing below throws: room for every deferred span and for the ids was made.
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    planner_t& p = *m.at(i);
+    ids.push_back(static_cast<std::int64_t>(p.next_span_id()));
+    p.deferred.push_back({span.begin, span.end, static_cast<units>(requests[i])});
+    ++p.version;
+    p.iter_set = false;
+    p.restart_iteration();
+  }
+  m.joint_synced();
+  return true;
 }
 
 }  // namespace
@@ -448,6 +538,9 @@ int64_t planner_multi_resource_total_by_type(planner_multi_t* ctx, const char* r
 
 int planner_multi_reset(planner_multi_t* ctx, int64_t base_time, uint64_t duration) {
   if (!ctx || duration < 1) return fail(EINVAL);
+  // Span ids from before the reset stay in the span map and may name spans made since.
+  ctx->reset_mark = ctx->span_counter;
+  ctx->joint_edges_lead = false;
   for (std::size_t i = 0; i < ctx->size(); ++i)
     if (planner_reset(ctx->at(i), base_time, duration) == -1) return -1;
   return 0;
@@ -554,6 +647,8 @@ int64_t planner_multi_add_span(planner_multi_t* ctx, int64_t start_time, uint64_
   ++ctx->span_counter;
   const bool was_current = ctx->joint_current();
   span_ids& ids = entry->second;
+  if (was_current && add_deferred(*ctx, start_time, duration, resource_requests, ids))
+    return static_cast<int64_t>(id);
   for (std::size_t i = 0; i < len; ++i) {
     // A type that refuses leaves the earlier types' spans in place, as Flux does.
     const int64_t span = planner_add_span(ctx->at(i), start_time, duration, resource_requests[i]);
@@ -578,6 +673,11 @@ int planner_multi_rem_span(planner_multi_t* ctx, int64_t span_id) {
   // The joint profile gives back what the per-type spans held, when they share one span (after
   // a reset of the planners, old ids may name spans made since, as in Flux).
   bool was_current = ctx->joint_current();
+  // A span from before a reset, or one that some type no longer has, may leave another type's
+  // span without its lead span.
+  if (static_cast<std::uint64_t>(span_id) < ctx->reset_mark ||
+      std::find(found->second.begin(), found->second.end(), -1) != found->second.end())
+    ctx->joint_edges_lead = false;
   type_amounts amounts(ctx->size(), 0);
   std::optional<leasehold::interval<tick>> held;
   for (std::size_t i = 0; i < found->second.size(); ++i) {
@@ -604,6 +704,7 @@ int planner_multi_reduce_span(planner_multi_t* ctx, int64_t span_id, const uint6
   const auto found = ctx->spans.find(static_cast<std::uint64_t>(span_id));
   if (found == ctx->spans.end()) return fail(ENOENT);
   span_ids& ids = found->second;
+  ctx->joint_edges_lead = false;  // the lead's span may go while the others' stay
   // Reduces type i's span; a span already gone is not an error.
   const auto reduce = [&](std::size_t i, std::int64_t by) {
     bool gone = false;
@@ -674,6 +775,7 @@ size_t planner_multi_span_size(planner_multi_t* ctx) {
 
 bool planner_multis_equal(planner_multi_t* lhs, planner_multi_t* rhs) {
   if (!lhs || !rhs) return lhs == rhs;
+  if (!lhs->settle_all() || !rhs->settle_all()) return false;
   if (lhs->span_counter != rhs->span_counter || lhs->spans != rhs->spans ||
       lhs->on_or_after != rhs->on_or_after || lhs->duration != rhs->duration ||
       lhs->counts != rhs->counts || lhs->size() != rhs->size())
