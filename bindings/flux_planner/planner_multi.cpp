@@ -128,6 +128,11 @@ struct planner_multi_t {
   tick on_or_after = 0;
   std::uint64_t duration = 0;
   std::map<std::string, std::uint64_t> counts;
+  // counts' entry of each resource in order (one entry for a type named twice), so that a search
+  // records its request without looking types up by name; rebuilt when the types may have
+  // changed (count_slots_stale).
+  std::vector<std::uint64_t*> count_slots;
+  bool count_slots_stale = true;
   // Multi-type span id -> the per-type span ids (-1 where that type's span is gone).
   std::map<std::uint64_t, span_ids> spans;
   std::uint64_t span_counter = 0;
@@ -186,6 +191,7 @@ struct planner_multi_t {
       std::swap(joint_versions, copy.joint_versions);
       joint_edges_lead = copy.joint_edges_lead;
       reset_mark = copy.reset_mark;
+      count_slots_stale = true;  // the slots point into the map this one had
     }
     return *this;
   }
@@ -267,6 +273,16 @@ struct planner_multi_t {
     } catch (const std::exception&) {
       joint = std::monostate{};
     }
+  }
+
+  // count_slots, current. Throws std::bad_alloc.
+  const std::vector<std::uint64_t*>& slots() {
+    if (count_slots_stale || count_slots.size() != size()) {
+      count_slots.clear();
+      for (const resource& r : resources) count_slots.push_back(&counts[r.type]);
+      count_slots_stale = false;
+    }
+    return count_slots;
   }
 
   [[nodiscard]] std::size_t index_of(std::string_view type) const {
@@ -563,7 +579,12 @@ int64_t planner_multi_avail_time_first(planner_multi_t* ctx, int64_t on_or_after
   if (!ctx || !resource_requests || ctx->size() < 1 || ctx->size() != len) return fail(EINVAL);
   ctx->on_or_after = on_or_after;
   ctx->duration = duration;
-  for (size_t i = 0; i < len; ++i) ctx->counts[ctx->resources[i].type] = resource_requests[i];
+  try {
+    const std::vector<std::uint64_t*>& slots = ctx->slots();
+    for (size_t i = 0; i < len; ++i) *slots[i] = resource_requests[i];
+  } catch (const std::bad_alloc&) {
+    return fail(ENOMEM);
+  }
   // The first type's planner is searched as planner_avail_time_first would be, and keeps the
   // request for its own planner_avail_time_next.
   planner_t& lead = *ctx->at(0);
@@ -794,6 +815,7 @@ int planner_multi_update(planner_multi_t* ctx, const uint64_t* resource_totals,
                          const char** resource_types, size_t len) {
   if (!ctx || !resource_totals || !resource_types) return fail(EINVAL);
   if (ctx->size() == 0) return fail(EINVAL);  // no planner to take the bounds from
+  ctx->count_slots_stale = true;              // types may be added, dropped or moved
   const tick base_time = ctx->at(0)->start;
   const tick duration = ctx->at(0)->end - ctx->at(0)->start;
   if (duration < 0) return fail(EINVAL);
