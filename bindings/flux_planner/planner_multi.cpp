@@ -144,7 +144,7 @@ struct planner_multi_t {
   // Whether every time where the joint profile changes is a scheduled point of the lead (the
   // first type): true when each other type's span has a lead span of the same bounds, as every
   // planner_multi_add_span makes (the lead books first). Then a joint search need not ask the
-  // lead's ledger whether a fit after its starting time is a point (joint_point_fit). Judged
+  // lead's ledger whether a fit after its starting time is a point (joint_point_fit). Checked
   // when the joint profile is built; calls that can break it (a reset, a reduced span) clear it.
   bool joint_edges_lead = false;
   // span_counter at the last planner_multi_reset: older span ids may name the spans made since.
@@ -240,8 +240,7 @@ struct planner_multi_t {
       std::vector<const planner_t*> planners;
       for (const resource& r : resources) planners.push_back(r.planner.get());
       joint = make_joint(planners);
-      joint_edges_lead = std::all_of(resources.begin() + 1, resources.end(),
-                                     [](const resource& r) { return r.planner->plan->empty(); });
+      joint_edges_lead = spans_have_lead_spans();
       joint_planners = std::move(planners);
       joint_versions.assign(size(), 0);
       joint_synced();
@@ -273,6 +272,22 @@ struct planner_multi_t {
     } catch (const std::exception&) {
       joint = std::monostate{};
     }
+  }
+
+  // Whether every span of every other type has a lead span of the same bounds (see
+  // joint_edges_lead); all types settled. O(n log n) for n spans. Throws std::bad_alloc.
+  [[nodiscard]] bool spans_have_lead_spans() const {
+    std::vector<leasehold::interval<tick>> lead;
+    lead.reserve(at(0)->plan->size());
+    for (const auto& span : at(0)->plan->live()) lead.push_back(span.span);
+    const auto before = [](const leasehold::interval<tick>& a, const leasehold::interval<tick>& b) {
+      return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+    };
+    std::sort(lead.begin(), lead.end(), before);
+    for (std::size_t i = 1; i < size(); ++i)
+      for (const auto& span : at(i)->plan->live())
+        if (!std::binary_search(lead.begin(), lead.end(), span.span, before)) return false;
+    return true;
   }
 
   // count_slots, current. Throws std::bad_alloc.
