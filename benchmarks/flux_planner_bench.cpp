@@ -6,7 +6,7 @@
 //   flux_append/free_tree/<N>        free_tree<int64, int64>: earliest_fit + reserve
 //   flux_append_vec4/drop_in/<N>     planner_multi_avail_time_first + planner_multi_add_span,
 //                                    four types
-//   flux_append_vec4/free_tree/<N>   free_tree<int64, resources<4>, 16>, the drop-in's joint
+//   flux_append_vec4/free_tree/<N>   free_tree<int64, resources<4>>, the drop-in's joint
 //                                    profile: earliest_fit + reserve
 //
 // "At N": built to N spans outside the timer (once per row and N); each iteration times the
@@ -138,7 +138,7 @@ void bm_drop_in(benchmark::State& state) {
 
 using vec4 = leasehold::resources<types, std::int64_t>;
 using scalar_tree = leasehold::free_tree<tick, std::int64_t>;
-using vector_tree = leasehold::free_tree<tick, vec4, 16>;
+using vector_tree = leasehold::free_tree<tick, vec4>;
 
 template <class Tree>
 typename Tree::capacity_type amount_of(const append_request& r) {

@@ -44,7 +44,8 @@ planner_t::planner_t(const planner_t& other)
       plan(other.plan),
       zero_begins(other.zero_begins),
       iter_set(other.iter_set),
-      request(other.request) {}
+      request(other.request),
+      deferred(other.deferred) {}
 
 planner_t& planner_t::operator=(const planner_t& other) {
   if (this != &other) {
@@ -58,6 +59,7 @@ void planner_t::reinitialise(tick base_time, tick plan_end) {
   flux::ledger fresh = make_ledger(total, base_time, plan_end);
   plan = std::move(fresh);
   zero_begins.clear();
+  deferred.clear();
   start = base_time;
   end = plan_end;
   iter_set = false;
@@ -80,6 +82,30 @@ std::optional<tick> planner_t::point_at_or_after(tick t) const {
   if (const auto zero = zero_begins.lower_bound(t); zero != zero_begins.end())
     consider(zero->first);
   return point;
+}
+
+void planner_t::settle() {
+  std::size_t booked = 0;
+  try {
+    for (; booked < deferred.size(); ++booked) {
+      const flux::deferred_span& span = deferred[booked];
+      bool counted = false;
+      try {
+        if (span.amount == 0) {
+          add_zero_begin(span.begin);
+          counted = true;
+        }
+        plan->book({span.begin, span.end}, span.amount);
+      } catch (...) {
+        if (counted) remove_zero_begin(span.begin);
+        throw;
+      }
+    }
+  } catch (...) {
+    deferred.erase(deferred.begin(), deferred.begin() + static_cast<std::ptrdiff_t>(booked));
+    throw;
+  }
+  deferred.clear();
 }
 
 void planner_t::remove_zero_begin(tick begin) {
@@ -113,6 +139,24 @@ bool operator==(const planner_t& a, const planner_t& b) {
 }
 
 namespace leasehold::flux {
+
+int add_span_refusal(const planner_t& p, tick start, std::uint64_t duration,
+                     std::uint64_t request) noexcept {
+  // Flux checks that the request is free over the span (else EINVAL), then the span's bounds
+  // (EINVAL) and a negative amount (ERANGE). An amount above the total is never free, and a
+  // negative one always is; what is left to check of the capacity the booking itself refuses.
+  const auto amount = static_cast<units>(request);
+  if (wrapped_end(start, duration) > p.end) return EINVAL;
+  if (start < p.start || duration < 1 || wrapped_end(start, duration - 1) > p.end ||
+      amount > p.total)
+    return EINVAL;
+  if (amount < 0) return ERANGE;
+  constexpr auto longest = static_cast<std::uint64_t>(std::numeric_limits<tick>::max());
+  if (!p.plan || duration > longest) return EINVAL;
+  // A span whose end wraps round: the ledger refuses it as malformed.
+  if (wrapped_end(start, duration) <= start) return EINVAL;
+  return 0;
+}
 
 std::optional<tick> first_point_fit(const planner_t& lead, tick from, std::uint64_t duration,
                                     units amount, std::span<const joint_request> others) {
@@ -176,6 +220,19 @@ constexpr auto int64_max = static_cast<std::uint64_t>(std::numeric_limits<std::i
 int fail(int error) {
   errno = error;
   return -1;
+}
+
+// Books what planner_multi deferred in ctx's name (planner_t::settle) before a call reads or
+// changes it; false, with errno ENOMEM, when that fails.
+bool settled(planner_t* ctx) noexcept {
+  if (ctx == nullptr || ctx->deferred.empty()) return true;
+  try {
+    ctx->settle();
+    return true;
+  } catch (const std::exception&) {
+    errno = ENOMEM;  // only an allocation can fail: the spans fit
+    return false;
+  }
 }
 
 // Flux's avail_during: the span must end by the plan's end; before the base time (and on an
@@ -276,6 +333,7 @@ const char* planner_resource_type(planner_t* ctx) {
 
 int64_t planner_avail_time_first(planner_t* ctx, int64_t on_or_after, uint64_t duration,
                                  uint64_t request) {
+  if (!settled(ctx)) return -1;
   if (!ctx || on_or_after < ctx->start || on_or_after >= ctx->end || duration < 1)
     return fail(EINVAL);
   const auto amount = static_cast<units>(request);
@@ -288,6 +346,7 @@ int64_t planner_avail_time_first(planner_t* ctx, int64_t on_or_after, uint64_t d
 }
 
 int64_t planner_avail_time_next(planner_t* ctx) {
+  if (!settled(ctx)) return -1;
   if (!ctx || !ctx->iter_set) return fail(EINVAL);
   if (ctx->request.amount > ctx->total) return fail(ERANGE);
   const std::optional<tick> found = flux::next_point_fit(*ctx, {});
@@ -295,6 +354,7 @@ int64_t planner_avail_time_next(planner_t* ctx) {
 }
 
 int planner_avail_during(planner_t* ctx, int64_t at, uint64_t duration, uint64_t request) {
+  if (!settled(ctx)) return -1;
   if (!ctx || duration < 1) return fail(EINVAL);
   const auto amount = static_cast<units>(request);
   if (amount > ctx->total) return fail(ERANGE);
@@ -303,6 +363,7 @@ int planner_avail_during(planner_t* ctx, int64_t at, uint64_t duration, uint64_t
 }
 
 int64_t planner_avail_resources_during(planner_t* ctx, int64_t at, uint64_t duration) {
+  if (!settled(ctx)) return -1;
   if (!ctx || at > ctx->end || duration < 1) return fail(EINVAL);
   const tick finish = flux::wrapped_end(at, duration);
   if (finish > ctx->end) return fail(ERANGE);
@@ -312,6 +373,7 @@ int64_t planner_avail_resources_during(planner_t* ctx, int64_t at, uint64_t dura
 }
 
 int64_t planner_avail_resources_at(planner_t* ctx, int64_t at) {
+  if (!settled(ctx)) return -1;
   if (!ctx) return fail(EINVAL);
   if (at > ctx->end || at < ctx->start) return fail(ERANGE);
   if (!ctx->plan) return fail(ENOENT);
@@ -319,18 +381,10 @@ int64_t planner_avail_resources_at(planner_t* ctx, int64_t at) {
 }
 
 int64_t planner_add_span(planner_t* ctx, int64_t start_time, uint64_t duration, uint64_t request) {
-  if (!ctx) return fail(EINVAL);
-  // Flux checks that the request is free over the span (else EINVAL), then the span's bounds
-  // (EINVAL) and a negative amount (ERANGE). An amount above the total is never free, and a
-  // negative one always is; what is left to check of the capacity the booking itself refuses
-  // (insufficient_capacity, below), with the same errno.
+  if (!settled(ctx)) return -1;
+  if (const int refused = flux::add_span_refusal(*ctx, start_time, duration, request))
+    return fail(refused);
   const auto amount = static_cast<units>(request);
-  if (flux::wrapped_end(start_time, duration) > ctx->end) return fail(EINVAL);
-  if (start_time < ctx->start || duration < 1 ||
-      flux::wrapped_end(start_time, duration - 1) > ctx->end || amount > ctx->total)
-    return fail(EINVAL);
-  if (amount < 0) return fail(ERANGE);
-  if (!ctx->plan || duration > int64_max) return fail(EINVAL);
   const tick finish = flux::wrapped_end(start_time, duration);
   bool counted = false;  // a span of nothing counted first: nothing throws after the booking
   try {
@@ -353,6 +407,7 @@ int64_t planner_add_span(planner_t* ctx, int64_t start_time, uint64_t duration, 
 }
 
 int planner_rem_span(planner_t* ctx, int64_t span_id) {
+  if (!settled(ctx)) return -1;
   if (!ctx) return fail(EINVAL);
   const auto* span = find_span(*ctx, span_id);
   if (!span) return fail(EINVAL);
@@ -366,6 +421,7 @@ int planner_rem_span(planner_t* ctx, int64_t span_id) {
 
 int planner_reduce_span(planner_t* ctx, int64_t span_id, int64_t to_remove, bool& removed) {
   removed = false;
+  if (!settled(ctx)) return -1;
   if (!ctx) return fail(EINVAL);
   const auto* span = find_span(*ctx, span_id);
   if (!span) return fail(EINVAL);
@@ -382,6 +438,7 @@ int planner_reduce_span(planner_t* ctx, int64_t span_id, int64_t to_remove, bool
 }
 
 int64_t planner_span_first(planner_t* ctx) {
+  if (!settled(ctx)) return -1;
   if (!ctx) return fail(EINVAL);
   if (!ctx->plan || ctx->plan->empty()) {
     ctx->span_cursor = 0;
@@ -392,6 +449,7 @@ int64_t planner_span_first(planner_t* ctx) {
 }
 
 int64_t planner_span_next(planner_t* ctx) {
+  if (!settled(ctx)) return -1;
   if (!ctx) return fail(EINVAL);
   if (!ctx->plan || ctx->span_cursor == 0) return fail(EINVAL);
   // The next live id: ids are handed out in order and never reused.
@@ -407,39 +465,46 @@ int64_t planner_span_next(planner_t* ctx) {
 }
 
 size_t planner_span_size(planner_t* ctx) {
+  if (!settled(ctx)) return 0;
   if (!ctx) return errno = EINVAL, 0;
   return ctx->plan ? ctx->plan->size() : 0;
 }
 
 bool planner_is_active_span(planner_t* ctx, int64_t span_id) {
+  if (!settled(ctx)) return false;
   if (!ctx || !find_span(*ctx, span_id)) return errno = EINVAL, false;
   return true;
 }
 
 int64_t planner_span_start_time(planner_t* ctx, int64_t span_id) {
+  if (!settled(ctx)) return -1;
   if (!ctx) return fail(EINVAL);
   const auto* span = find_span(*ctx, span_id);
   return span ? span->span.begin : fail(EINVAL);
 }
 
 int64_t planner_span_duration(planner_t* ctx, int64_t span_id) {
+  if (!settled(ctx)) return -1;
   if (!ctx) return fail(EINVAL);
   const auto* span = find_span(*ctx, span_id);
   return span ? span->span.end - span->span.begin : fail(EINVAL);
 }
 
 int64_t planner_span_resource_count(planner_t* ctx, int64_t span_id) {
+  if (!settled(ctx)) return -1;
   if (!ctx) return fail(EINVAL);
   const auto* span = find_span(*ctx, span_id);
   return span ? span->amount : fail(EINVAL);
 }
 
 bool planners_equal(planner_t* lhs, planner_t* rhs) {
+  if (!settled(lhs) || !settled(rhs)) return false;
   if (!lhs || !rhs) return lhs == rhs;
   return *lhs == *rhs;
 }
 
 int planner_update_total(planner_t* ctx, uint64_t resource_total) {
+  if (!settled(ctx)) return -1;
   if (!ctx) return fail(EINVAL);
   if (resource_total >= int64_max) return fail(ERANGE);
   const auto total = static_cast<units>(resource_total);

@@ -56,9 +56,12 @@ C zero_of(std::size_t n) {
 template <class C>
 struct joint_profile {
   using capacity = C;
-  // 16 thresholds a component: without them a search after removals walks the holes they
-  // leave block by block.
-  leasehold::free_tree<tick, capacity, 16> profile;
+  // resources<N> (two to four types) is searched with the tree's fit corners, which need no
+  // thresholds: run summaries there would be upkeep that no search reads (free_tree's default
+  // for vectors, none). A run-time vector has no fit corners, and 16 thresholds a component:
+  // without them a search after removals walks the holes they leave block by block.
+  static constexpr std::size_t levels = leasehold::fixed_vector_capacity<C> ? 0 : 16;
+  leasehold::free_tree<tick, capacity, levels> profile;
 
   explicit joint_profile(std::span<const planner_t* const> planners)
       : profile(totals(planners), planners[0]->start) {
@@ -125,6 +128,11 @@ struct planner_multi_t {
   tick on_or_after = 0;
   std::uint64_t duration = 0;
   std::map<std::string, std::uint64_t> counts;
+  // counts' entry of each resource in order (one entry for a type named twice), so that a search
+  // records its request without looking types up by name; rebuilt when the types may have
+  // changed (count_slots_stale).
+  std::vector<std::uint64_t*> count_slots;
+  bool count_slots_stale = true;
   // Multi-type span id -> the per-type span ids (-1 where that type's span is gone).
   std::map<std::uint64_t, span_ids> spans;
   std::uint64_t span_counter = 0;
@@ -133,6 +141,14 @@ struct planner_multi_t {
   joint_variant joint;
   std::vector<const planner_t*> joint_planners;
   std::vector<std::uint64_t> joint_versions;
+  // Whether every time where the joint profile changes is a scheduled point of the lead (the
+  // first type): true when each other type's span has a lead span of the same bounds, as every
+  // planner_multi_add_span makes (the lead books first). Then a joint search need not ask the
+  // lead's ledger whether a fit after its starting time is a point (joint_point_fit). Checked
+  // when the joint profile is built; calls that can break it (a reset, a reduced span) clear it.
+  bool joint_edges_lead = false;
+  // span_counter at the last planner_multi_reset: older span ids may name the spans made since.
+  std::uint64_t reset_mark = 0;
 
   planner_multi_t() = default;
   planner_multi_t(const planner_multi_t& other)
@@ -154,7 +170,9 @@ struct planner_multi_t {
       for (std::size_t i = 0; i < size(); ++i) joint_planners.push_back(at(i));
       joint_versions.assign(size(), 0);
       joint_synced();
+      joint_edges_lead = other.joint_edges_lead;
     }
+    reset_mark = other.reset_mark;
   }
   planner_multi_t& operator=(const planner_multi_t& other) {
     if (this != &other) {
@@ -171,6 +189,9 @@ struct planner_multi_t {
       std::swap(joint, copy.joint);
       std::swap(joint_planners, copy.joint_planners);
       std::swap(joint_versions, copy.joint_versions);
+      joint_edges_lead = copy.joint_edges_lead;
+      reset_mark = copy.reset_mark;
+      count_slots_stale = true;  // the slots point into the map this one had
     }
     return *this;
   }
@@ -198,15 +219,28 @@ struct planner_multi_t {
   void joint_synced() {
     for (std::size_t i = 0; i < size(); ++i) joint_versions[i] = at(i)->version;
   }
+  // Books every type's deferred spans (planner_t::settle); false, with errno ENOMEM, when that
+  // fails.
+  bool settle_all() noexcept {
+    try {
+      for (const resource& r : resources) r.planner->settle();
+      return true;
+    } catch (const std::exception&) {
+      errno = ENOMEM;
+      return false;
+    }
+  }
   // The joint profile, current, or nullptr where none applies.
   joint_variant* current_joint() {
     if (!joint_applies()) return nullptr;
     if (joint_current()) return &joint;
     try {
       joint = std::monostate{};
+      for (const resource& r : resources) r.planner->settle();  // built from the ledgers
       std::vector<const planner_t*> planners;
       for (const resource& r : resources) planners.push_back(r.planner.get());
       joint = make_joint(planners);
+      joint_edges_lead = spans_have_lead_spans();
       joint_planners = std::move(planners);
       joint_versions.assign(size(), 0);
       joint_synced();
@@ -238,6 +272,32 @@ struct planner_multi_t {
     } catch (const std::exception&) {
       joint = std::monostate{};
     }
+  }
+
+  // Whether every span of every other type has a lead span of the same bounds (see
+  // joint_edges_lead); all types settled. O(n log n) for n spans. Throws std::bad_alloc.
+  [[nodiscard]] bool spans_have_lead_spans() const {
+    std::vector<leasehold::interval<tick>> lead;
+    lead.reserve(at(0)->plan->size());
+    for (const auto& span : at(0)->plan->live()) lead.push_back(span.span);
+    const auto before = [](const leasehold::interval<tick>& a, const leasehold::interval<tick>& b) {
+      return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+    };
+    std::sort(lead.begin(), lead.end(), before);
+    for (std::size_t i = 1; i < size(); ++i)
+      for (const auto& span : at(i)->plan->live())
+        if (!std::binary_search(lead.begin(), lead.end(), span.span, before)) return false;
+    return true;
+  }
+
+  // count_slots, current. Throws std::bad_alloc.
+  const std::vector<std::uint64_t*>& slots() {
+    if (count_slots_stale || count_slots.size() != size()) {
+      count_slots.clear();
+      for (const resource& r : resources) count_slots.push_back(&counts[r.type]);
+      count_slots_stale = false;
+    }
+    return count_slots;
   }
 
   [[nodiscard]] std::size_t index_of(std::string_view type) const {
@@ -273,9 +333,12 @@ bool joint_requests(const planner_multi_t& m, std::uint64_t duration, auto&& amo
 }
 
 // The earliest point of `lead` at or after `from` where the joint profile fits every amount.
-std::optional<tick> joint_point_fit(const planner_t& lead, const joint_variant& joint, tick from,
+// Settles the lead (planner_t::settle) before it asks the lead's ledger, and throws what that
+// throws. `edges_are_points`: planner_multi_t::joint_edges_lead.
+std::optional<tick> joint_point_fit(planner_t& lead, const joint_variant& joint, tick from,
                                     std::uint64_t duration, const flux::joint_request* others,
-                                    std::size_t other_count, units lead_amount) {
+                                    std::size_t other_count, units lead_amount,
+                                    bool edges_are_points) {
   return std::visit(
       [&](const auto& jp) -> std::optional<tick> {
         if constexpr (std::is_same_v<std::decay_t<decltype(jp)>, std::monostate>) {
@@ -292,6 +355,11 @@ std::optional<tick> joint_point_fit(const planner_t& lead, const joint_variant& 
             const std::optional<tick> fit =
                 jp.profile.earliest_fit({amount, static_cast<tick>(duration), {from, lead.end}});
             if (!fit) return std::nullopt;
+            // The base time is a point. A fit after `from` is where some type's free capacity
+            // rises (the start before it did not fit): a span edge, which is the lead's point
+            // when every edge is.
+            if (*fit <= lead.start || (edges_are_points && *fit > from)) return fit;
+            lead.settle();
             const std::optional<tick> point = lead.point_at_or_after(*fit);
             if (!point) return std::nullopt;
             if (*point == *fit) return fit;
@@ -317,6 +385,7 @@ int64_t search(planner_multi_t& m, planner_t& lead, const joint_list* others) {
   }
   joint_variant* joint = any && same_duration ? m.current_joint() : nullptr;
   if (!joint) {
+    if (!m.settle_all()) return -1;  // the types' own searches read their ledgers
     const std::optional<tick> found = flux::next_point_fit(lead, {others->data(), others->size()});
     return found ? *found : fail(ENOENT);
   }
@@ -330,9 +399,13 @@ int64_t search(planner_multi_t& m, planner_t& lead, const joint_list* others) {
     case flux::cursor_kind::restart:
       break;
   }
-  const std::optional<tick> found =
-      joint_point_fit(lead, *joint, from, lead.request.duration, others->data(), others->size(),
-                      lead.request.amount);
+  std::optional<tick> found;
+  try {
+    found = joint_point_fit(lead, *joint, from, lead.request.duration, others->data(),
+                            others->size(), lead.request.amount, m.joint_edges_lead);
+  } catch (const std::exception&) {
+    return fail(ENOMEM);  // settling the lead: only an allocation can fail
+  }
   if (!found) {
     lead.cursor = flux::cursor_kind::exhausted;
     return fail(ENOENT);
@@ -340,6 +413,57 @@ int64_t search(planner_multi_t& m, planner_t& lead, const joint_list* others) {
   lead.cursor = flux::cursor_kind::after;
   lead.last_answer = *found;
   return *found;
+}
+
+// planner_multi_add_span while the joint profile is current: when no type refuses the span
+// before looking at the capacity, the joint profile books it (refused there exactly when some
+// type's capacity is not free: it holds what every type's ledger does), and every type defers
+// it (planner_t::deferred) until a call reads that type: the joint profile answers the
+// searches. False, with nothing changed, where planner_multi_add_span must go type by type: to
+// refuse the span as Flux does, or when an allocation failed.
+bool add_deferred(planner_multi_t& m, tick start, std::uint64_t duration, const uint64_t* requests,
+                  span_ids& ids) {
+  for (std::size_t i = 0; i < m.size(); ++i)
+    if (flux::add_span_refusal(*m.at(i), start, duration, requests[i]) != 0) return false;
+  try {
+    for (std::size_t i = 0; i < m.size(); ++i) {
+      std::vector<flux::deferred_span>& deferred = m.at(i)->deferred;
+      if (deferred.size() == deferred.capacity())
+        deferred.reserve(std::max<std::size_t>(16, 2 * deferred.capacity()));
+    }
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  const leasehold::interval<tick> span{start, flux::wrapped_end(start, duration)};
+  const bool booked = std::visit(
+      [&](auto& jp) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(jp)>, std::monostate>) {
+          auto a = zero_of<typename std::decay_t<decltype(jp)>::capacity>(m.size());
+          for (std::size_t j = 0; j < m.size(); ++j) a[j] = static_cast<units>(requests[j]);
+          if (leasehold::is_zero(a)) return true;
+          try {
+            jp.profile.reserve(span, a);
+          } catch (const std::exception&) {
+            return false;  // no room (or no memory): nothing changed
+          }
+          return true;
+        } else {
+          return false;
+        }
+      },
+      m.joint);
+  if (!booked) return false;
+  // Nothing below throws: room for every deferred span and for the ids was made.
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    planner_t& p = *m.at(i);
+    ids.push_back(static_cast<std::int64_t>(p.next_span_id()));
+    p.deferred.push_back({span.begin, span.end, static_cast<units>(requests[i])});
+    ++p.version;
+    p.iter_set = false;
+    p.restart_iteration();
+  }
+  m.joint_synced();
+  return true;
 }
 
 }  // namespace
@@ -445,6 +569,9 @@ int64_t planner_multi_resource_total_by_type(planner_multi_t* ctx, const char* r
 
 int planner_multi_reset(planner_multi_t* ctx, int64_t base_time, uint64_t duration) {
   if (!ctx || duration < 1) return fail(EINVAL);
+  // Span ids from before the reset stay in the span map and may name spans made since.
+  ctx->reset_mark = ctx->span_counter;
+  ctx->joint_edges_lead = false;
   for (std::size_t i = 0; i < ctx->size(); ++i)
     if (planner_reset(ctx->at(i), base_time, duration) == -1) return -1;
   return 0;
@@ -467,7 +594,12 @@ int64_t planner_multi_avail_time_first(planner_multi_t* ctx, int64_t on_or_after
   if (!ctx || !resource_requests || ctx->size() < 1 || ctx->size() != len) return fail(EINVAL);
   ctx->on_or_after = on_or_after;
   ctx->duration = duration;
-  for (size_t i = 0; i < len; ++i) ctx->counts[ctx->resources[i].type] = resource_requests[i];
+  try {
+    const std::vector<std::uint64_t*>& slots = ctx->slots();
+    for (size_t i = 0; i < len; ++i) *slots[i] = resource_requests[i];
+  } catch (const std::bad_alloc&) {
+    return fail(ENOMEM);
+  }
   // The first type's planner is searched as planner_avail_time_first would be, and keeps the
   // request for its own planner_avail_time_next.
   planner_t& lead = *ctx->at(0);
@@ -551,6 +683,8 @@ int64_t planner_multi_add_span(planner_multi_t* ctx, int64_t start_time, uint64_
   ++ctx->span_counter;
   const bool was_current = ctx->joint_current();
   span_ids& ids = entry->second;
+  if (was_current && add_deferred(*ctx, start_time, duration, resource_requests, ids))
+    return static_cast<int64_t>(id);
   for (std::size_t i = 0; i < len; ++i) {
     // A type that refuses leaves the earlier types' spans in place, as Flux does.
     const int64_t span = planner_add_span(ctx->at(i), start_time, duration, resource_requests[i]);
@@ -575,6 +709,11 @@ int planner_multi_rem_span(planner_multi_t* ctx, int64_t span_id) {
   // The joint profile gives back what the per-type spans held, when they share one span (after
   // a reset of the planners, old ids may name spans made since, as in Flux).
   bool was_current = ctx->joint_current();
+  // A span from before a reset, or one that some type no longer has, may leave another type's
+  // span without its lead span.
+  if (static_cast<std::uint64_t>(span_id) < ctx->reset_mark ||
+      std::find(found->second.begin(), found->second.end(), -1) != found->second.end())
+    ctx->joint_edges_lead = false;
   type_amounts amounts(ctx->size(), 0);
   std::optional<leasehold::interval<tick>> held;
   for (std::size_t i = 0; i < found->second.size(); ++i) {
@@ -601,6 +740,7 @@ int planner_multi_reduce_span(planner_multi_t* ctx, int64_t span_id, const uint6
   const auto found = ctx->spans.find(static_cast<std::uint64_t>(span_id));
   if (found == ctx->spans.end()) return fail(ENOENT);
   span_ids& ids = found->second;
+  ctx->joint_edges_lead = false;  // the lead's span may go while the others' stay
   // Reduces type i's span; a span already gone is not an error.
   const auto reduce = [&](std::size_t i, std::int64_t by) {
     bool gone = false;
@@ -671,6 +811,7 @@ size_t planner_multi_span_size(planner_multi_t* ctx) {
 
 bool planner_multis_equal(planner_multi_t* lhs, planner_multi_t* rhs) {
   if (!lhs || !rhs) return lhs == rhs;
+  if (!lhs->settle_all() || !rhs->settle_all()) return false;
   if (lhs->span_counter != rhs->span_counter || lhs->spans != rhs->spans ||
       lhs->on_or_after != rhs->on_or_after || lhs->duration != rhs->duration ||
       lhs->counts != rhs->counts || lhs->size() != rhs->size())
@@ -689,6 +830,7 @@ int planner_multi_update(planner_multi_t* ctx, const uint64_t* resource_totals,
                          const char** resource_types, size_t len) {
   if (!ctx || !resource_totals || !resource_types) return fail(EINVAL);
   if (ctx->size() == 0) return fail(EINVAL);  // no planner to take the bounds from
+  ctx->count_slots_stale = true;              // types may be added, dropped or moved
   const tick base_time = ctx->at(0)->start;
   const tick duration = ctx->at(0)->end - ctx->at(0)->start;
   if (duration < 0) return fail(EINVAL);

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <leasehold/availability/bookings.hpp>
 #include <leasehold/availability/free_tree.hpp>
@@ -31,6 +32,15 @@ inline tick wrapped_end(tick at, std::uint64_t duration) noexcept {
 // Where planner_avail_time_next goes on from: the request's on_or_after again (after a call
 // that put Flux's tried points back), just after the last answer, or nowhere (no point is left).
 enum class cursor_kind { restart, after, exhausted };
+
+// A span that planner_multi has booked in a planner's name but not yet in its ledger: the
+// joint profile answers planner_multi's searches, so the other types' ledgers and profiles are
+// brought up to date only when a call reads or changes them (planner_t::settle).
+struct deferred_span {
+  tick begin = 0;
+  tick end = 0;
+  units amount = 0;
+};
 
 struct pending_request {
   tick on_or_after = 0;
@@ -66,6 +76,9 @@ struct planner_t {
   // Counts the changes to the spans, bounds and total: a multi-planner's joint profile is built
   // from its planners' ledgers and is current while none of them has changed behind its back.
   std::uint64_t version = 0;
+  // Spans booked by planner_multi and not yet in `plan`, in the order of their ids (the ids
+  // after the ledger's next one). Every planner_* call settles them first.
+  std::vector<leasehold::flux::deferred_span> deferred;
 
   planner_t() = default;
   planner_t(tick base_time, tick plan_end, units resource_total, std::string resource_type);
@@ -94,6 +107,15 @@ struct planner_t {
   [[nodiscard]] std::optional<tick> earliest_during(tick from, std::uint64_t duration,
                                                     units amount) const;
 
+  // Books the deferred spans in order, so that each gets the id it was handed out under. They
+  // fit (the joint profile had room for them), so only std::bad_alloc can stop it; the spans
+  // booked by then stay booked, the others deferred.
+  void settle();
+  // The id the next span booked here gets, deferred or not.
+  [[nodiscard]] std::uint64_t next_span_id() const noexcept {
+    return plan->next_id().value + deferred.size();
+  }
+
   // What Flux's planner does to its tried points after a change: the next
   // planner_avail_time_next starts over from the request's on_or_after.
   void add_zero_begin(tick begin) { ++zero_begins[begin]; }
@@ -104,6 +126,12 @@ struct planner_t {
 };
 
 namespace leasehold::flux {
+
+// What planner_add_span(p, start, duration, request) refuses before it looks at the free
+// capacity, as its errno (0: nothing). A span it does not refuse is booked unless the capacity
+// is not free (EINVAL then).
+int add_span_refusal(const planner_t& p, tick start, std::uint64_t duration,
+                     std::uint64_t request) noexcept;
 
 // One more resource type that must fit wherever the first one does (planner_multi).
 struct joint_request {

@@ -313,4 +313,55 @@ TEST_CASE("flux planner_multi: update adds, drops, reorders and resizes types") 
   CHECK(call([&] { return planner_multi_update(m, nullptr, core_only, 1); }) == error(EINVAL));
 }
 
+// After the first search, spans go to the joint profile at once and reach each type's planner
+// when a call reads it: what planner_at shows is what Flux's per-type planners hold.
+TEST_CASE("flux planner_multi: spans booked after a search, read through planner_at") {
+  multi_ptr m(two_types());
+  CHECK(first(m, 0, 1, 1, 1) == 0);
+  CHECK(add(m, 0, 10, 4, 1) == 0);
+  CHECK(add(m, 10, 10, 0, 2) == 1);
+  CHECK(add(m, 0, 5, 6, 1) == 2);
+  CHECK(add(m, 0, 5, 1, 0) == -1);  // core is full over [0, 5): refused, nothing booked
+  planner_t* core = planner_multi_planner_at(m, 0);
+  planner_t* gpu = planner_multi_planner_at(m, 1);
+  CHECK(planner_span_size(core) == 3);
+  CHECK(planner_span_size(gpu) == 3);
+  // Per-type ids count from 1 in the order the spans were booked.
+  CHECK(planner_span_start_time(core, 2) == 10);
+  CHECK(planner_span_resource_count(core, 2) == 0);
+  CHECK(planner_span_duration(core, 3) == 5);
+  CHECK(planner_span_resource_count(core, 3) == 6);
+  CHECK(planner_span_resource_count(gpu, 2) == 2);
+  CHECK(planner_multi_span_planned_at(m, 1, 1) == 2);
+  CHECK(planner_avail_resources_at(core, 0) == 0);
+  CHECK(planner_avail_resources_at(core, 5) == 6);
+  CHECK(planner_avail_resources_at(gpu, 10) == 0);
+  CHECK(planner_avail_resources_at(gpu, 20) == 2);
+  // One core and one GPU for 5: [5, 10) has 6 and 1; 5 ends core's third span.
+  CHECK(first(m, 0, 5, 1, 1) == 5);
+  // The GPU planner's points are 0, 5, 10 and 20 (the span of no cores begins at 10 in core's).
+  CHECK(planner_avail_time_first(core, 6, 1, 10) == 10);
+  CHECK(planner_avail_time_first(gpu, 11, 1, 1) == 20);
+}
+
+// A reduced span can leave the GPU booked where the first type has no span edge: the joint
+// profile's earliest fit (10) is then not a candidate, and the search goes on to core's next
+// point (30).
+TEST_CASE("flux planner_multi: a joint fit where only another type's span ends") {
+  multi_ptr m(two_types());
+  CHECK(first(m, 0, 1, 1, 1) == 0);
+  CHECK(add(m, 0, 10, 4, 2) == 0);
+  CHECK(add(m, 0, 30, 1, 0) == 1);
+  CHECK(first(m, 0, 5, 1, 1) == 10);  // core ends a span at 10
+  const char* core_name[] = {"core"};
+  const std::uint64_t four[] = {4};
+  bool removed = true;
+  CHECK(planner_multi_reduce_span(m, 0, four, core_name, 1, removed) == 0);
+  CHECK_FALSE(removed);  // the GPU span stays
+  CHECK(planner_span_size(planner_multi_planner_at(m, 0)) == 1);
+  CHECK(first(m, 0, 5, 1, 1) == 30);
+  CHECK(planner_multi_avail_time_next(m) == -1);
+  CHECK(errno == ENOENT);
+}
+
 }  // namespace planner_multi_test
