@@ -20,10 +20,9 @@
 #include <utility>
 #include <vector>
 
-#include "leasehold/availability/detail/block_view.hpp"
+#include "leasehold/availability/detail/block_walks.hpp"
 #include "leasehold/availability/detail/boundary_splits.hpp"
 #include "leasehold/availability/detail/node_pool.hpp"
-#include "leasehold/availability/detail/profile_types.hpp"
 #include "leasehold/availability/detail/resize.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
@@ -33,7 +32,7 @@ namespace leasehold {
 /// The time-exclusive list of free blocks (Schneider & Linnert §5): a model of
 /// leasehold::availability with O(log n + k) updates; see the file's description for every cost.
 template <time_value T = std::int64_t, capacity_value C = std::int64_t>
-class free_list : public detail::profile_types<T, C> {
+class free_list : public detail::block_walks<free_list<T, C>, T, C> {
  public:
   /// A profile of `total` capacity, all of it free from `origin` to forever. Throws
   /// invalid_request for a total that is not positive or an origin that leaves no time to book.
@@ -180,29 +179,6 @@ class free_list : public detail::profile_types<T, C> {
     keep->begin = t;  // still the smallest key: the order is unchanged
   }
 
-  /// Every maximal free block from the origin on, in time order, as a vector (a copy): O(n).
-  [[nodiscard]] std::vector<free_block<T, C>> free_blocks() const {
-    std::vector<free_block<T, C>> blocks;
-    blocks.reserve(blocks_.size());
-    for (auto it = blocks_.begin(); it != blocks_.end(); ++it)
-      blocks.push_back({{it->begin, end_of(it)}, it->free});
-    return blocks;
-  }
-
-  /// The profile from t on, and within a span, read in place (walkable_availability): views
-  /// that any mutating call invalidates.
-  [[nodiscard]] auto blocks_from(T t) const {
-    detail::check_time("blocks_from", t, origin());
-    return blocks_view(block_cursor{&blocks_, block_at(t)}, {t, forever<T>});
-  }
-
-  /// The maximal free blocks that meet `span`, clipped to it, in time order. Throws
-  /// invalid_request for an empty span or one beginning before the origin.
-  [[nodiscard]] auto blocks_in(interval<T> span) const {
-    detail::check_span("blocks_in", span, origin());
-    return blocks_view(block_cursor{&blocks_, block_at(span.begin)}, span);
-  }
-
   /// The first time after t at which the free capacity differs from that at t (the end of
   /// the block in force at t), or nullopt when it never changes. Throws invalid_request for t
   /// before the origin.
@@ -217,12 +193,7 @@ class free_list : public detail::profile_types<T, C> {
   /// (resizable_availability). Every block moves by the same amount, so neighbours stay
   /// distinct. Checked in full before the first change, which cannot throw.
   void set_total(C new_total) {
-    detail::check_new_total(new_total);
-    for (const node& n : blocks_)
-      if (!detail::fits_new_total(n.free, total_, new_total))
-        detail::throw_overbooked(n.begin, detail::booked_under(total_, n.free), new_total);
-    for (node& n : blocks_) n.free = detail::rebased(n.free, total_, new_total);
-    total_ = new_total;
+    detail::rebase_blocks(blocks_, &node::begin, &node::free, total_, new_total);
   }
 
   /// The number of maximal free blocks held, the n of the costs above.
@@ -285,7 +256,9 @@ class free_list : public detail::profile_types<T, C> {
     }
     void next() { ++at; }
   };
-  using blocks_view = detail::block_view<T, C, block_cursor>;
+  // The walks (detail/block_walks.hpp) start from a cursor at t.
+  friend detail::block_walks<free_list, T, C>;
+  [[nodiscard]] block_cursor cursor_at(T t) const { return {&blocks_, block_at(t)}; }
 
   /// The block in force at t; t >= origin().
   [[nodiscard]] const_iterator block_at(T t) const { return std::prev(blocks_.upper_bound(t)); }

@@ -254,18 +254,26 @@ class journal {
   template <availability A>
   void change_booking(A& profile, interval<typename A::time_type> span,
                       const typename A::capacity_type& amount, bool booking) {
-    const auto change = [&profile, span, amount](bool book) {
-      if (book)
-        profile.reserve(span, amount);
-      else
-        profile.release(span, amount);
-    };
     if constexpr (nothrow_rollback_availability<A>) {
-      apply([&] { change(booking); }, [change, booking]() noexcept { change(!booking); });
+      // Only the undo outlives this call, so only it keeps a copy of the amount (a vector
+      // capacity allocates).
+      apply([&] { book_or_release(profile, span, amount, booking); },
+            [&profile, span, amount, booking]() noexcept {
+              book_or_release(profile, span, amount, !booking);
+            });
     } else {
       save_profile(profile);
-      change(booking);  // a backend's own strong guarantee covers a throw here
+      // A backend's own strong guarantee covers a throw here.
+      book_or_release(profile, span, amount, booking);
     }
+  }
+  template <availability A>
+  static void book_or_release(A& profile, interval<typename A::time_type> span,
+                              const typename A::capacity_type& amount, bool book) {
+    if (book)
+      profile.reserve(span, amount);
+    else
+      profile.release(span, amount);
   }
 
   // One recorded change: its undo, type-erased. An undo that fits in a few words and moves

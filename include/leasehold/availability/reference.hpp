@@ -13,8 +13,7 @@
 #include <optional>
 #include <vector>
 
-#include "leasehold/availability/detail/block_view.hpp"
-#include "leasehold/availability/detail/profile_types.hpp"
+#include "leasehold/availability/detail/block_walks.hpp"
 #include "leasehold/availability/detail/resize.hpp"
 #include "leasehold/core/detail/checks.hpp"
 #include "leasehold/core/error.hpp"
@@ -24,7 +23,7 @@ namespace leasehold {
 /// The brute-force oracle every backend is tested against: a sorted vector of change points,
 /// O(n) updates, and an earliest_fit that tries every candidate start. For tests, not for use.
 template <time_value T = std::int64_t, capacity_value C = std::int64_t>
-class reference : public detail::profile_types<T, C> {
+class reference : public detail::block_walks<reference<T, C>, T, C> {
  public:
   /// A profile of `total` capacity, all of it free from `origin` to forever. Throws
   /// invalid_request for a total that is not positive or an origin that leaves no time to book.
@@ -124,30 +123,6 @@ class reference : public detail::profile_types<T, C> {
     points_.front().at = t;
   }
 
-  /// Every maximal free block from the origin on, in time order, as a vector (a copy): O(n).
-  [[nodiscard]] std::vector<free_block<T, C>> free_blocks() const {
-    std::vector<free_block<T, C>> blocks;
-    blocks.reserve(points_.size());
-    for (std::size_t i = 0; i < points_.size(); ++i)
-      blocks.push_back({{points_[i].at, end_of(i)}, points_[i].free});
-    return blocks;
-  }
-
-  /// The profile from t on (walkable_availability): a view over the change points, found by
-  /// binary search and then read one after the other, in place; any mutating call invalidates
-  /// it.
-  [[nodiscard]] auto blocks_from(T t) const {
-    detail::check_time("blocks_from", t, origin());
-    return blocks_view(point_cursor{&points_, index_of(t)}, {t, forever<T>});
-  }
-
-  /// The same walk within `span`: each change point that meets it, as a block clipped to the
-  /// span. Throws invalid_request for an empty span or one beginning before the origin.
-  [[nodiscard]] auto blocks_in(interval<T> span) const {
-    detail::check_span("blocks_in", span, origin());
-    return blocks_view(point_cursor{&points_, index_of(span.begin)}, span);
-  }
-
   /// The first time after t at which the free capacity differs from that at t (the end of
   /// the block in force at t), or nullopt when it never changes. Throws invalid_request for t
   /// before the origin.
@@ -161,12 +136,7 @@ class reference : public detail::profile_types<T, C> {
   /// Keeps what is booked at every point and moves every free amount with the total; the whole
   /// profile is checked before the first change, which cannot throw.
   void set_total(C new_total) {
-    detail::check_new_total(new_total);
-    for (const point& p : points_)
-      if (!detail::fits_new_total(p.free, total_, new_total))
-        detail::throw_overbooked(p.at, detail::booked_under(total_, p.free), new_total);
-    for (point& p : points_) p.free = detail::rebased(p.free, total_, new_total);
-    total_ = new_total;
+    detail::rebase_blocks(points_, &point::at, &point::free, total_, new_total);
   }
 
   /// The number of maximal free blocks held, the n of the costs above.
@@ -207,17 +177,15 @@ class reference : public detail::profile_types<T, C> {
     }
     void next() { ++i; }
   };
-  using blocks_view = detail::block_view<T, C, point_cursor>;
+  // The walks (detail/block_walks.hpp) start from a cursor at t.
+  friend detail::block_walks<reference, T, C>;
+  [[nodiscard]] point_cursor cursor_at(T t) const { return {&points_, index_of(t)}; }
 
   /// Index of the change point in force at t (t >= origin).
   [[nodiscard]] std::size_t index_of(T t) const {
     auto it = std::upper_bound(points_.begin(), points_.end(), t,
                                [](T value, const point& p) { return value < p.at; });
     return static_cast<std::size_t>(it - points_.begin()) - 1;
-  }
-
-  [[nodiscard]] T end_of(std::size_t i) const {
-    return i + 1 < points_.size() ? points_[i + 1].at : forever<T>;
   }
 
   /// Ensures change points at span.begin and span.end, applies `change` to every point in

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "leasehold/io/checkpoint.hpp"
+#include "leasehold/io/detail/checkpoint_enum_names.hpp"
 #include "leasehold/io/detail/fields.hpp"
 #include "leasehold/io/json.hpp"
 #include "leasehold/io/staging_checkpoint.hpp"
@@ -38,34 +39,6 @@
 namespace leasehold::io {
 
 namespace detail {
-
-// Doxygen cannot match a specialisation whose type differs from the primary's: hidden.
-/// \cond
-template <>
-inline constexpr name_array<3> enum_names<policy::lease::lease_kind>{"advance_reservation",
-                                                                     "best_effort", "immediate"};
-template <>
-inline constexpr name_array<2> enum_names<policy::lease::suspension>{"none", "all"};
-template <>
-inline constexpr name_array<6> enum_names<policy::lease::lease_state>{
-    "queued", "scheduled", "running", "done", "rejected", "withdrawn"};
-template <>
-inline constexpr name_array<2> enum_names<policy::lease::migration>{"none", "allowed"};
-template <>
-inline constexpr name_array<4> enum_names<policy::lease::segment_outcome>{"completed", "suspended",
-                                                                          "cancelled", "released"};
-template <>
-inline constexpr name_array<2> enum_names<policy::lease::migration_step>{"with_resume",
-                                                                         "transfer_first"};
-template <>
-inline constexpr name_array<4> enum_names<policy::lease::backfilling::mode>{
-    "off", "aggressive", "conservative", "intermediate"};
-template <>
-inline constexpr name_array<2> enum_names<policy::lease::replanning>{"whole_queue", "slide_back"};
-template <>
-inline constexpr name_array<2> enum_names<policy::lease::preemption_set>{"all_overlapping",
-                                                                         "minimal"};
-/// \endcond
 
 /// The lease structs, member by member in the document's order (fields.hpp writes and reads
 /// them from these lists).

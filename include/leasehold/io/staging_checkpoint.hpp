@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "leasehold/io/checkpoint.hpp"
+#include "leasehold/io/detail/checkpoint_enum_names.hpp"
 #include "leasehold/io/detail/fields.hpp"
 #include "leasehold/io/json.hpp"
 #include "leasehold/policy/staging/image_staging.hpp"
@@ -28,21 +29,6 @@
 namespace leasehold::io {
 
 namespace detail {
-
-// Doxygen cannot match a specialisation whose type differs from the primary's: hidden.
-/// \cond
-template <>
-inline constexpr name_array<2> enum_names<policy::staging::eviction_policy>{"lru", "lfu"};
-template <>
-inline constexpr name_array<2> enum_names<policy::staging::transfer_mechanism>{"multicast",
-                                                                               "unicast"};
-template <>
-inline constexpr name_array<2> enum_names<policy::staging::deadline_placement>{
-    "as_late_as_possible", "as_early_as_possible"};
-template <>
-inline constexpr name_array<2> enum_names<policy::staging::piggybacking>{"same_node",
-                                                                         "join_multicast"};
-/// \endcond
 
 template <>
 struct object_fields<policy::staging::staging_config> {

@@ -20,29 +20,16 @@
 
 namespace lease_scheduler_test {
 
-using namespace leasehold;
-using namespace leasehold::policy::lease;
+using namespace leasehold::test::lease_scenario_names;
 
 namespace {
 
-using leasehold::test::lease_scenarios::best_effort;
-using leasehold::test::lease_scenarios::reservation;
-using leasehold::test::lease_scenarios::run;
-using leasehold::test::lease_scenarios::segments;
-using leasehold::test::lease_scenarios::span_on;
-using T = std::int64_t;
 using node_table = cluster::slot_table<free_list<T, node_resources>>;
 
 scheduler_config<T> test_config(suspension s = suspension::all, migration m = migration::none,
                                 backfilling b = backfilling::aggressive()) {
-  scheduler_config<T> c;
+  scheduler_config<T> c = config(s, m);
   c.backfill = b;
-  c.suspend = s;
-  c.migrate = m;
-  c.in_vms = false;
-  c.suspend_rate_mb_s = 102.4;
-  c.resume_rate_mb_s = 51.2;
-  c.network_mb_s = 10.24;
   return c;
 }
 

@@ -5,7 +5,8 @@
 // queue_order_test and node_choice_test), written once so that "a best-effort lease of n
 // nodes" means the same lease in every file.
 //
-// Every lease asks for Haizea's {1 CPU, 1024 MB} per node.
+// Every lease asks for Haizea's {1 CPU, 1024 MB} per node; config() is the scheduler
+// configuration the hand-computed scenarios derive their times from.
 
 #include <doctest/doctest.h>
 
@@ -14,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+#include <leasehold/policy/lease/config.hpp>
 #include <leasehold/policy/lease/lease_terms.hpp>
 
 namespace leasehold::test::lease_scenarios {
@@ -21,6 +23,23 @@ namespace leasehold::test::lease_scenarios {
 using T = std::int64_t;
 using policy::lease::lease_kind;
 using policy::lease::lease_terms;
+
+// Leases do not run in VMs (no slowdown, no boot or shutdown); suspending 1024 MB takes
+// 1024 / 102.4 = 10 s, resuming 1024 / 51.2 = 20 s, migrating 1024 MB (no image) at
+// 10.24 MB/s 100 s, when suspension `s` and migration `m` allow them; backfilling as by
+// default.
+inline policy::lease::scheduler_config<T> config(
+    policy::lease::suspension s = policy::lease::suspension::all,
+    policy::lease::migration m = policy::lease::migration::none) {
+  policy::lease::scheduler_config<T> c;
+  c.suspend = s;
+  c.migrate = m;
+  c.in_vms = false;
+  c.suspend_rate_mb_s = 102.4;
+  c.resume_rate_mb_s = 51.2;
+  c.network_mb_s = 10.24;
+  return c;
+}
 
 // A best-effort lease submitted at `submit`; it really runs `real` (its whole `duration`
 // unless told).
@@ -87,3 +106,11 @@ std::vector<span_on> segments(const Scheduler& s, std::uint64_t id) {
 }
 
 }  // namespace leasehold::test::lease_scenarios
+
+// What a scenario test names, brought in by one using-directive in its namespace: the
+// library's and the lease policy's names, and the builders, drivers and T above.
+namespace leasehold::test::lease_scenario_names {
+using namespace leasehold;
+using namespace leasehold::policy::lease;
+using namespace leasehold::test::lease_scenarios;
+}  // namespace leasehold::test::lease_scenario_names

@@ -1,6 +1,6 @@
 // Must NOT compile: a preparation step declares a lead time (preparation_features.hpp) but its
 // member is misspelt. Detection alone would quietly ignore it; the declaration makes the lease
-// scheduler stop with the static_assert that names the missing member
+// scheduler stop with a static_assert whose instantiation names the capability, lead_time
 // (tests/static/CMakeLists.txt).
 
 #include <cstddef>

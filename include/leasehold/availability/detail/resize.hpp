@@ -48,4 +48,18 @@ template <time_value T, capacity_value C>
                                        " does not fit the new total ", new_total));
 }
 
+// The whole of set_total for a backend whose blocks are elements of one range, each with its
+// begin and its free capacity as members (`begin`, `free`: member pointers): every block is
+// checked before the first change, so that the change, which cannot throw, happens whole or
+// not at all.
+template <class Blocks, class Begin, class Free, capacity_value C>
+void rebase_blocks(Blocks& blocks, Begin begin, Free free, C& total, const C& new_total) {
+  check_new_total(new_total);
+  for (const auto& b : blocks)
+    if (!fits_new_total(b.*free, total, new_total))
+      throw_overbooked(b.*begin, booked_under(total, b.*free), new_total);
+  for (auto& b : blocks) b.*free = rebased(b.*free, total, new_total);
+  total = new_total;
+}
+
 }  // namespace leasehold::detail

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 
 #include "leasehold/core/time.hpp"
 #include "leasehold/policy/lease/lease_terms.hpp"
@@ -95,6 +96,9 @@ enum class preparation_feature : std::uint32_t {
   take_finished = 1u << 8,     ///< history_taking_preparation
 };
 
+/// The number of preparation_feature enumerators (bits 0 to preparation_feature_count - 1).
+inline constexpr std::uint32_t preparation_feature_count = 9;
+
 /// A set of preparation_feature bits.
 struct preparation_features {
   std::uint32_t bits = 0;  ///< one bit per preparation_feature
@@ -135,9 +139,10 @@ template <class P, class T, class C>
                                 transfer_reporting_preparation<P, T, C>,
                                 transactional_preparation<P>,
                                 history_taking_preparation<P>};
-  static_assert(std::uint32_t{1} << (provided.size() - 1) ==
-                    static_cast<std::uint32_t>(preparation_feature::take_finished),
-                "a new preparation_feature needs its entry here");
+  static_assert(provided.size() == preparation_feature_count &&
+                    std::uint32_t{1} << (provided.size() - 1) ==
+                        static_cast<std::uint32_t>(preparation_feature::take_finished),
+                "a new preparation_feature needs its entry here and in preparation_feature_count");
   const auto bit = static_cast<std::uint32_t>(f);
   for (std::size_t i = 0; i < provided.size(); ++i)
     if (bit == (std::uint32_t{1} << i)) return provided[i];
@@ -162,34 +167,32 @@ template <class P, class T, class C>
   return !offers<P, T, C>(f) || provides<P, T, C>(f);
 }
 
-/// Compile-time check of a step's declaration, one static_assert per capability (each names
-/// the member it expects). Instantiated by the lease scheduler for its Preparation.
+/// The check of one capability F of P's declaration: instantiated for every capability, so
+/// that when P declares F without providing its members, the compiler's instantiation trace
+/// names F (`declared_capability<preparation_feature::lead_time, P, ...>`), and the
+/// enumerator's comment names the concept that lists the members F needs.
+template <preparation_feature F, class P, class T, class C>
+struct declared_capability {
+  static_assert(declared_as_provided<P, T, C>(F),
+                "the Preparation declares the capability F of declared_capability<F, P, T, C> but "
+                "does not provide its members (see the concept named by F's comment in "
+                "preparation_feature)");
+  /// Always true: the assertion above did the checking.
+  static constexpr bool value = true;
+};
+
+/// Compile-time check of a step's declaration, one capability at a time (declared_capability).
+/// Instantiated by the lease scheduler for its Preparation.
 template <class P, class T, class C>
 struct check_declared_features {
-  static_assert(declared_as_provided<P, T, C>(preparation_feature::always_ready),
-                "the Preparation declares always_ready but P::always_ready is not true");
-  static_assert(declared_as_provided<P, T, C>(preparation_feature::check_terms),
-                "the Preparation declares check_terms but has no check_terms(terms) const");
-  static_assert(declared_as_provided<P, T, C>(preparation_feature::interval_prepare),
-                "the Preparation declares interval_prepare but has no "
-                "prepare(terms, nodes, interval<T> booked, now)");
-  static_assert(declared_as_provided<P, T, C>(preparation_feature::lead_time),
-                "the Preparation declares lead_time but has no lead_time(terms, now) const -> T");
-  static_assert(declared_as_provided<P, T, C>(preparation_feature::node_count),
-                "the Preparation declares node_count but has no node_count() const");
-  static_assert(declared_as_provided<P, T, C>(preparation_feature::reservations),
-                "the Preparation declares reservations but does not model "
-                "reservation_preparation (reservation_rank, can_prepare)");
-  static_assert(declared_as_provided<P, T, C>(preparation_feature::transfer_events),
-                "the Preparation declares transfer_events but does not model "
-                "transfer_reporting_preparation (next_transfer_event, take_transfer_events)");
-  static_assert(declared_as_provided<P, T, C>(preparation_feature::transactions),
-                "the Preparation declares transactions but does not model "
-                "transactional_preparation (begin_ / commit_ / rollback_transaction)");
-  static_assert(declared_as_provided<P, T, C>(preparation_feature::take_finished),
-                "the Preparation declares take_finished but has no take_finished_transfers()");
-  /// Always true: the assertions above did the checking.
-  static constexpr bool value = true;
+  /// Always true: each capability's check asserts on its own.
+  static constexpr bool value =
+      []<std::uint32_t... Bit>(std::integer_sequence<std::uint32_t, Bit...>) {
+    return (declared_capability<static_cast<preparation_feature>(std::uint32_t{1} << Bit), P, T,
+                                C>::value &&
+            ...);
+  }
+  (std::make_integer_sequence<std::uint32_t, preparation_feature_count>{});
 };
 
 }  // namespace leasehold::policy::lease

@@ -14,11 +14,7 @@
 
 namespace best_effort_planning_test {
 
-using namespace leasehold;
-using namespace leasehold::policy::lease;
-using leasehold::test::lease_scenarios::best_effort;
-namespace sb = leasehold::test::small_book;
-using T = sb::T;
+using namespace leasehold::test::small_book_test_names;
 using ids = std::vector<std::uint64_t>;
 
 TEST_CASE("best_effort_planning: the queue planned FIFO with aggressive backfilling") {

@@ -14,11 +14,7 @@
 
 namespace event_clock_test {
 
-using namespace leasehold;
-using namespace leasehold::policy::lease;
-using leasehold::test::lease_scenarios::best_effort;
-namespace sb = leasehold::test::small_book;
-using T = sb::T;
+using namespace leasehold::test::small_book_test_names;
 
 TEST_CASE("event_clock: ends before begins at one instant, then the queue is planned again") {
   sb::book b = sb::make(1, sb::config(suspension::none));

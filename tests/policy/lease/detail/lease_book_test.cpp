@@ -14,11 +14,7 @@
 
 namespace lease_book_test {
 
-using namespace leasehold;
-using namespace leasehold::policy::lease;
-using leasehold::test::lease_scenarios::best_effort;
-namespace sb = leasehold::test::small_book;
-using T = sb::T;
+using namespace leasehold::test::small_book_test_names;
 
 namespace {
 

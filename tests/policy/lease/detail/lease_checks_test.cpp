@@ -12,10 +12,7 @@
 
 namespace lease_checks_test {
 
-using namespace leasehold;
-using namespace leasehold::policy::lease;
-using leasehold::test::lease_scenarios::best_effort;
-namespace sb = leasehold::test::small_book;
+using namespace leasehold::test::small_book_test_names;
 
 namespace {
 

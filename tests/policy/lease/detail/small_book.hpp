@@ -32,17 +32,8 @@ using book =
 using record = book::record_type;
 using terms = book::terms_type;
 
-inline policy::lease::scheduler_config<T> config(
-    policy::lease::suspension s = policy::lease::suspension::all) {
-  policy::lease::scheduler_config<T> c;
-  c.suspend = s;
-  c.migrate = policy::lease::migration::none;
-  c.in_vms = false;
-  c.suspend_rate_mb_s = 102.4;
-  c.resume_rate_mb_s = 51.2;
-  c.network_mb_s = 10.24;
-  return c;
-}
+// The scenarios' configuration (scenarios.hpp), migration off.
+using lease_scenarios::config;
 
 // `nodes` nodes of {2 CPUs, 2048 MB, 10000 MB disk, 10 MB/s}, the clock at 0.
 inline book make(std::size_t nodes, const policy::lease::scheduler_config<T>& c = config()) {
@@ -67,3 +58,10 @@ inline record& add_queued(book& b, const terms& t) {
 }
 
 }  // namespace leasehold::test::small_book
+
+// What every component test names, brought in by one using-directive in its namespace: the
+// scenario tests' names (scenarios.hpp) and sb for this file.
+namespace leasehold::test::small_book_test_names {
+using namespace leasehold::test::lease_scenario_names;
+namespace sb = small_book;
+}  // namespace leasehold::test::small_book_test_names

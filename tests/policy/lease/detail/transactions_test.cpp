@@ -17,11 +17,7 @@
 
 namespace transactions_test {
 
-using namespace leasehold;
-using namespace leasehold::policy::lease;
-using leasehold::test::lease_scenarios::best_effort;
-namespace sb = leasehold::test::small_book;
-using T = sb::T;
+using namespace leasehold::test::small_book_test_names;
 using transaction = policy::lease::detail::transactions<sb::book>;
 
 namespace {

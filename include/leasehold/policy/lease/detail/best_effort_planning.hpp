@@ -25,6 +25,7 @@
 
 #include "leasehold/core/detail/describe.hpp"
 #include "leasehold/core/error.hpp"
+#include "leasehold/policy/lease/detail/book_component.hpp"
 #include "leasehold/policy/lease/detail/reservation_admission.hpp"
 #include "leasehold/policy/lease/queue_order.hpp"
 
@@ -33,18 +34,9 @@ namespace leasehold::policy::lease::detail {
 // A component over a lease book (lease_book.hpp): it reads the queue, the reservations, the
 // table and the preparation step, and books and unbooks through the book's changes.
 template <class Book>
-class best_effort_planning {
+class book_component<Book>::best_effort_planning : public book_component<Book> {
  public:
-  using capacity_type = typename Book::capacity_type;
-  using record_type = typename Book::record_type;
-  using segment_type = typename Book::segment_type;
-  using table_type = typename Book::table_type;
-  using terms_type = typename Book::terms_type;
-  using time_type = typename Book::time_type;
-  using node_key_type = typename Book::node_key_type;
-  using queue_order_type = typename Book::queue_order_type;
-
-  explicit best_effort_planning(Book& book) noexcept : book_(book) {}
+  using book_component::book_component;
 
   // Unschedules every best-effort lease that holds a reservation but has not begun, then
   // plans the queue again in its order: the schedule after anything changed.
@@ -336,11 +328,10 @@ class best_effort_planning {
   [[nodiscard]] time_type ready_at(const terms_type& t, std::size_t node) const {
     return std::max(book_.now(), book_.preparation().ready_at(t, node, book_.now()));
   }
-
- private:
-  Book& book_;
-
-  [[nodiscard]] typename Book::times_type times() const noexcept { return book_.times(); }
 };
+
+// The name callers use (book_component.hpp).
+template <class Book>
+using best_effort_planning = typename book_component<Book>::best_effort_planning;
 
 }  // namespace leasehold::policy::lease::detail

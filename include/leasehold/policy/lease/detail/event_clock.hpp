@@ -20,20 +20,15 @@
 #include <tuple>
 
 #include "leasehold/policy/lease/detail/best_effort_planning.hpp"
+#include "leasehold/policy/lease/detail/book_component.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
 
 namespace leasehold::policy::lease::detail {
 
 template <class Book>
-class event_clock {
+class book_component<Book>::event_clock : public book_component<Book> {
  public:
-  using capacity_type = typename Book::capacity_type;
-  using record_type = typename Book::record_type;
-  using segment_type = typename Book::segment_type;
-  using time_type = typename Book::time_type;
-  using preparation_type = typename Book::preparation_type;
-
-  explicit event_clock(Book& book) noexcept : book_(book) {}
+  using book_component::book_component;
 
   // Processes every event due by `now` and moves the clock there. Image transfers that start
   // or end on the way are announced at their own instants.
@@ -56,7 +51,7 @@ class event_clock {
         else
           on_segment_finish(l, time);
       }
-      best_effort_planning<Book>(book_).reevaluate();
+      best_effort_planning(book_).reevaluate();
     }
     book_.move_clock(now);
   }
@@ -99,8 +94,6 @@ class event_clock {
   }
 
  private:
-  Book& book_;
-
   // `l` is the book's own record (Book::edit).
   void on_segment_finish(record_type& l, time_type at) {
     const auto times = book_.times();
@@ -113,7 +106,7 @@ class event_clock {
       l.remaining_max = 0;
       l.remaining_real = 0;
       book_.finish_lease(l, at);
-      if (at < seg.booked.end) best_effort_planning<Book>(book_).slide_back(seg.nodes);
+      if (at < seg.booked.end) best_effort_planning(book_).slide_back(seg.nodes);
       return;
     }
     // Suspended (§3.1): the work done is credited and the remainder requeued by its
@@ -128,5 +121,9 @@ class event_clock {
     if (book_.observer() != nullptr) book_.observer()->on_suspended(l.terms.id, at);
   }
 };
+
+// The name callers use (book_component.hpp).
+template <class Book>
+using event_clock = typename book_component<Book>::event_clock;
 
 }  // namespace leasehold::policy::lease::detail

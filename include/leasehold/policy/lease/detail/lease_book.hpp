@@ -5,8 +5,8 @@
 // clock, with the preparation step, the queue order and the node choice it was built with.
 //
 // The decisions are components that take a book by reference (lease_scheduler.hpp makes
-// them per call): reservation_admission.hpp, best_effort_planning.hpp, event_clock.hpp,
-// lease_checks.hpp; the VM time model under the configuration is lease_times.hpp
+// them per call; book_component.hpp is what they share): reservation_admission.hpp,
+// best_effort_planning.hpp, event_clock.hpp, lease_checks.hpp; the VM time model under the configuration is lease_times.hpp
 // (times()). They read the book through its const accessors and change it only through the
 // changes below, each of which is recorded in the journal (lease_journal.hpp over
 // availability/journal.hpp), so that a failed call can be rolled back (transactions.hpp, the one

@@ -25,6 +25,7 @@
 #include "leasehold/core/detail/checked_arithmetic.hpp"
 #include "leasehold/core/detail/describe.hpp"
 #include "leasehold/core/time.hpp"
+#include "leasehold/policy/lease/detail/book_component.hpp"
 #include "leasehold/policy/lease/detail/lease_book.hpp"
 #include "leasehold/policy/lease/lease_errors.hpp"
 #include "leasehold/policy/lease/lease_record.hpp"
@@ -34,14 +35,9 @@ namespace leasehold::policy::lease::detail {
 // A component over a lease book (lease_book.hpp), which it only reads: the table (node count
 // and capacity), the configuration, the preparation step, the clock and the live ids.
 template <class Book>
-class lease_checks {
+class book_component<Book>::lease_checks : public book_component<Book> {
  public:
-  using record_type = typename Book::record_type;
-  using segment_type = typename Book::segment_type;
-  using terms_type = typename Book::terms_type;
-  using time_type = typename Book::time_type;
-
-  explicit lease_checks(const Book& book) noexcept : book_(book) {}
+  using book_component::book_component;
 
   // The terms of a lease submitted at `now` (submit()); a duplicate id is refused too.
   void check_terms(const terms_type& t, time_type now) const {
@@ -263,10 +259,6 @@ class lease_checks {
   }
 
  private:
-  const Book& book_;
-
-  [[nodiscard]] typename Book::times_type times() const noexcept { return book_.times(); }
-
   using unsigned_time = std::make_unsigned_t<time_type>;
   // The length of [begin, end) for begin <= end, without overflow.
   [[nodiscard]] static unsigned_time length(time_type begin, time_type end) {
@@ -393,5 +385,9 @@ class lease_checks {
            seg.run.begin, " makes it ", settled.finish);
   }
 };
+
+// The name callers use (book_component.hpp).
+template <class Book>
+using lease_checks = typename book_component<const Book>::lease_checks;
 
 }  // namespace leasehold::policy::lease::detail

@@ -26,6 +26,7 @@
 
 #include "leasehold/core/detail/describe.hpp"
 #include "leasehold/core/error.hpp"
+#include "leasehold/policy/lease/detail/book_component.hpp"
 #include "leasehold/policy/lease/detail/lease_book.hpp"
 #include "leasehold/policy/lease/detail/lease_checks.hpp"
 #include "leasehold/policy/lease/preparation.hpp"
@@ -35,16 +36,9 @@ namespace leasehold::policy::lease::detail {
 // A component over a lease book (lease_book.hpp): it reads the table, the leases on each node
 // and the preparation step, and books, unbooks and requeues through the book's changes.
 template <class Book>
-class reservation_admission {
+class book_component<Book>::reservation_admission : public book_component<Book> {
  public:
-  using capacity_type = typename Book::capacity_type;
-  using record_type = typename Book::record_type;
-  using segment_type = typename Book::segment_type;
-  using terms_type = typename Book::terms_type;
-  using time_type = typename Book::time_type;
-  using node_key_type = typename Book::node_key_type;
-
-  explicit reservation_admission(Book& book) noexcept : book_(book) {}
+  using book_component::book_component;
 
   // Books an advance reservation or immediate lease; returns the rejection reason, or "".
   std::string admit(record_type& l) {
@@ -197,10 +191,6 @@ class reservation_admission {
   }
 
  private:
-  Book& book_;
-
-  [[nodiscard]] typename Book::times_type times() const noexcept { return book_.times(); }
-
   // Whether the preparation step takes part in admission (image staging).
   static constexpr bool stages_images =
       Book::template prep_offers<preparation_feature::reservations>;
@@ -379,5 +369,9 @@ class reservation_admission {
     return rank;
   }
 };
+
+// The name callers use (book_component.hpp).
+template <class Book>
+using reservation_admission = typename book_component<Book>::reservation_admission;
 
 }  // namespace leasehold::policy::lease::detail

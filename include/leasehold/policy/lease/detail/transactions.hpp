@@ -31,20 +31,18 @@ namespace leasehold::policy::lease::detail {
 template <class Book>
 class transactions {
  public:
-  using table_type = typename Book::table_type;
-  using time_type = typename Book::time_type;
-  using preparation_type = typename Book::preparation_type;
-
   // Runs `body` (which changes `book` only through its changes) as one transaction: either it
   // returns and every change stays, or it throws and `book` is as it was.
   template <class Body>
   static decltype(auto) run(Book& book, Body body) {
+    using preparation_type = typename Book::preparation_type;
+    using time_type = typename Book::time_type;
     static_assert(std::is_nothrow_move_constructible_v<preparation_type> &&
                       std::is_nothrow_move_assignable_v<preparation_type>,
                   "lease_scheduler: the Preparation must be nothrow movable, so that a failed "
                   "call can be rolled back");
     // The copies below may throw; nothing has changed yet.
-    std::optional<table_type> table;
+    std::optional<typename Book::table_type> table;
     if constexpr (!Book::undoes_bookings) table.emplace(book.table_);
     std::optional<preparation_type> prep;
     if constexpr (Book::saves_preparation) prep.emplace(book.prep_);
