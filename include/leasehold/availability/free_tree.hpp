@@ -137,24 +137,18 @@ class free_tree : public detail::profile_types<T, C> {
   using tree = detail::free_tree_algorithms<node, T, C>;
   using intervals = detail::interval_summary<T, C>;
   using lazy = detail::lazy_shift<C>;
-  using levels_type = detail::run_levels<T, C, LevelsPerComponent>;
-  using corners_type = detail::fit_corners<T, C>;
   using seekers = detail::free_tree_seekers<node, T, C>;
+  using levels_type = detail::run_levels<T, C, LevelsPerComponent>;
+  using runs_block = typename levels_type::runs_block;
+  using level_ranges = typename levels_type::level_ranges;
+  using length_type = typename levels_type::length_type;
+  using corners_type = detail::fit_corners<T, C>;
   /// Whether every node keeps fit corners (detail/fit_corners.hpp): resources<N, V>, N <= 4.
   static constexpr bool joint = corners_type::enabled;
   /// Whether the tree has summaries that updates keep and searches prune with.
   static constexpr bool keeps_summaries = levels_type::level_count > 0 || joint;
   using mode_type = detail::summary_mode<T, keeps_summaries, joint>;
-
-  using component_type = typename levels_type::component_type;
-  using length_type = typename levels_type::length_type;
-  using runs_block = typename levels_type::runs_block;
-  using level_ranges = typename levels_type::level_ranges;
-  using run_seeker = typename seekers::run_seeker;
-  using corner_seeker = typename seekers::corner_seeker;
-  using backward_walk = typename seekers::backward_walk;
-  using block_lookup = typename intervals::template block_lookup<node>;
-  using span_lookup = std::array<block_lookup, 2>;
+  /// What a span fold finds (detail/interval_summary.hpp): the blocks at its ends and the fold.
   using survey_type = typename intervals::template span_survey<node>;
   using block_cursor = detail::treap_cursor<node, T, C>;
   using blocks_view = detail::block_view<T, C, block_cursor>;
@@ -230,13 +224,6 @@ class free_tree : public detail::profile_types<T, C> {
     return free_in_force(t);
   }
 
-  /// The least capacity free at any time of span, the most a booking over it could take.
-  /// Throws invalid_request for an empty span or one beginning before the origin. O(log n).
-  [[nodiscard]] C min_free(interval<T> span) const {
-    detail::check_span("min_free", span, origin());
-    return survey_min(span).folded;
-  }
-
   /// The earliest start s with r.amount free throughout [s, s + r.duration) inside r.window,
   /// or nullopt when there is none. Throws invalid_request for a malformed request (see
   /// leasehold::request). O((m + jumps) log n), see the file's description.
@@ -281,10 +268,18 @@ class free_tree : public detail::profile_types<T, C> {
     if (starts.empty()) return std::nullopt;
     // Compared without differences, which could overflow T: run_end >= shortest_end (<= the
     // window's end) holds whenever the duration is taken from it.
-    backward_walk walk{r.amount, r.duration, static_cast<T>(starts.last + r.duration),
-                       static_cast<T>(starts.first + r.duration)};
+    typename seekers::backward_walk walk{r.amount, r.duration,
+                                         static_cast<T>(starts.last + r.duration),
+                                         static_cast<T>(starts.first + r.duration)};
     walk.visit(root_, C{});
     return walk.found;
+  }
+
+  /// The least capacity free at any time of span, the most a booking over it could take.
+  /// Throws invalid_request for an empty span or one beginning before the origin. O(log n).
+  [[nodiscard]] C min_free(interval<T> span) const {
+    detail::check_span("min_free", span, origin());
+    return survey_min(span).folded;
   }
 
   /// Books `amount` over `span`. Throws invalid_request for an empty span, one beginning before
@@ -312,7 +307,7 @@ class free_tree : public detail::profile_types<T, C> {
                                                    std::max(n->begin, span.begin)));
     }
     change_over(
-        span, C{} - amount, [&amount](C& free) noexcept { free -= amount; }, looked.ends);
+        span, C{} - amount, [&amount](C& free) noexcept { free -= amount; }, looked);
     note_update(span);
   }
 
@@ -339,7 +334,7 @@ class free_tree : public detail::profile_types<T, C> {
                                              std::max(n->begin, span.begin)));
     }
     change_over(
-        span, amount, [&amount](C& free) noexcept { free += amount; }, looked.ends);
+        span, amount, [&amount](C& free) noexcept { free += amount; }, looked);
     note_update(span);
   }
 
@@ -549,17 +544,18 @@ class free_tree : public detail::profile_types<T, C> {
   [[nodiscard]] std::optional<T> corner_fit(const request<T, C>& r, T first, T last) const {
     const survey_type at_first = survey_min({first, static_cast<T>(first + r.duration)});
     if (fits(r.amount, at_first.folded)) return first;
-    corner_seeker stretch{{.level = 0,  // no run summaries are read
-                           .clamp = first,
-                           .length = static_cast<length_type>(r.duration),
-                           .component = 0,
-                           .threshold = component_type{},
-                           .amount = r.amount,
-                           .last = last,
-                           .use_summaries = false},
-                          parts_.corner_scale.of(r.amount),
-                          corners_type::band_of(r.duration, parts_.mode.length_base()),
-                          parts_.corner_scale.exact()};
+    typename seekers::corner_seeker stretch{
+        {.level = 0,  // no run summaries are read
+         .clamp = first,
+         .length = static_cast<length_type>(r.duration),
+         .component = 0,
+         .threshold = {},
+         .amount = r.amount,
+         .last = last,
+         .use_summaries = false},
+        parts_.corner_scale.of(r.amount),
+        corners_type::band_of(r.duration, parts_.mode.length_base()),
+        parts_.corner_scale.exact()};
     const node* hit = tree::template seek<false>(root_, at_first.ends[0].first->begin, stretch);
     parts_.mode.report().prunes.add(stretch.prunes);
     const std::optional<interval<T>> found = stretch.result(hit);
@@ -573,14 +569,14 @@ class free_tree : public detail::profile_types<T, C> {
   [[nodiscard]] std::optional<interval<T>> long_run(std::size_t level, const C& amount, T from,
                                                     T last, length_type length,
                                                     std::uint64_t& prunes) const {
-    run_seeker seeker{.level = level,
-                      .clamp = from,
-                      .length = length,
-                      .component = levels_type::component_of(level),
-                      .threshold = parts_.levels.threshold(level),
-                      .amount = amount,
-                      .last = last,
-                      .use_summaries = true};
+    typename seekers::run_seeker seeker{.level = level,
+                                        .clamp = from,
+                                        .length = length,
+                                        .component = levels_type::component_of(level),
+                                        .threshold = parts_.levels.threshold(level),
+                                        .amount = amount,
+                                        .last = last,
+                                        .use_summaries = true};
     // Only asked while the summaries are maintained: no shift is owed.
     const node* hit = tree::template seek<false>(root_, tree::block_at(root_, from)->begin, seeker);
     prunes += seeker.prunes;
@@ -616,14 +612,15 @@ class free_tree : public detail::profile_types<T, C> {
       // every block that stops a run and every block that fits after it, several times over on
       // append without thresholds. A vector's maximum only says that each component fits
       // somewhere, and the walk measured slower there than the seeks below.
-      run_seeker stretch{.level = 0,  // no summaries are read: no level or threshold either
-                         .clamp = start,
-                         .length = static_cast<length_type>(r.duration),
-                         .component = 0,
-                         .threshold = component_type{},
-                         .amount = amount,
-                         .last = latest,
-                         .use_summaries = false};
+      typename seekers::run_seeker stretch{
+          .level = 0,  // no summaries are read: no level or threshold either
+          .clamp = start,
+          .length = static_cast<length_type>(r.duration),
+          .component = 0,
+          .threshold = {},
+          .amount = amount,
+          .last = latest,
+          .use_summaries = false};
       const node* hit = seek(first.ends[0].first->begin, stretch);
       jumps += stretch.closes;
       const std::optional<interval<T>> found = stretch.result(hit);
@@ -711,13 +708,14 @@ class free_tree : public detail::profile_types<T, C> {
   /// those that keep summaries, are taken from the pools first: from there on nothing can throw.
   /// Exactly those, never more: the inverse call splits exactly where this one merged (returning
   /// nodes and blocks to the pools), so undoing a call that just succeeded never allocates
-  /// (nothrow_rollback). `ends`: the blocks in force at span's ends, which the caller looked up
-  /// already (survey).
+  /// (nothrow_rollback). `looked`: the caller's survey of the span, with the blocks in force at
+  /// its ends.
   template <class Change>
-  void change_over(interval<T> span, const C& delta, Change change, const span_lookup& ends) {
+  void change_over(interval<T> span, const C& delta, Change change, const survey_type& looked) {
     // ends[i] for the end t: 0 for span.begin, 1 for span.end. The free capacity in force there
     // is what a new block at t starts with (splitting one end leaves the other's unchanged).
     const auto end_at = [&span](T t) -> std::size_t { return t == span.begin ? 0 : 1; };
+    const auto& ends = looked.ends;
     std::array<node*, 2> made{};  // the new blocks at span.begin and span.end, if split
     detail::split_span_ends(
         span, [&ends, &end_at](T t) { return ends[end_at(t)].first->begin; },
