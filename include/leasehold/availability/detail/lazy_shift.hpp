@@ -37,7 +37,7 @@ struct lazy_shift {
   using component_type = typename components::value_type;
 
   /// value + shift, spelled out per component: resources' operator+ did not always inline on the
-  /// paths of a churn workload, where it was a third of the time.
+  /// hot paths, where its call cost more than the sum.
   [[nodiscard]] static C shifted(const C& value, const C& shift) noexcept {
     if constexpr (components::count == 1) {
       return static_cast<C>(value + shift);
@@ -104,7 +104,7 @@ struct lazy_shift {
   /// node's pending plus its ancestors' is the shift applied to its subtree since something
   /// last descended through it, a difference of two free capacities, within [-total, total].
   /// `from`: the root, or a node whose ancestors all lie outside the span and owe nothing.
-  template <class Node, class T, class OnPath>
+  template <class Node, time_value T, class OnPath>
   static void shift_span(interval<T> span, const C& delta, Node* from, OnPath on_path) noexcept {
     Node* n = from;
     while (n->begin < span.begin || n->begin >= span.end) {  // span.begin is a key: no null
