@@ -853,7 +853,7 @@ class free_tree : public detail::profile_types<T, C> {
                              n->begin, r != nullptr ? &r->corners : nullptr,
                              r != nullptr ? r->first : n->begin, parts_.mode.length_base());
     }
-    parts_.levels.recompute(n, only);
+    if (n->runs != nullptr) parts_.levels.recompute(n, only);  // most nodes keep none
   }
 
   /// validate(): checks the subtree of n and counts its nodes.
