@@ -156,9 +156,10 @@ struct free_tree_algorithms {
   }
 
   /// A copy of n's subtree, node for node (so with the same shape): `copy(const Node&)` makes
-  /// one node, children unlinked.
+  /// one node, children unlinked. `copy` by value: a small function object that stays in
+  /// registers down the recursion, where a reference was loaded again at every node.
   template <class Copy>
-  [[nodiscard]] static Node* clone(const Node* n, Copy& copy) noexcept {
+  [[nodiscard]] static Node* clone(const Node* n, Copy copy) noexcept {
     if (n == nullptr) return nullptr;
     Node* made = copy(*n);
     made->left = clone(n->left, copy);
