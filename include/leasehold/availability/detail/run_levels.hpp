@@ -1,0 +1,340 @@
+#pragma once
+
+// run_levels<T, C, LevelsPerComponent>: free_tree's run summaries (run_summary.hpp) at a
+// geometric series of capacity thresholds per component, kept on a sparse subset of the nodes.
+// This part owns the thresholds (derived from the total) and knows how a node's summaries
+// follow from its children's; the tree decides when they are kept (summary_mode.hpp) and which
+// node keeps them (keeps_runs), and its seekers read them (free_tree_seekers.hpp).
+//
+// What it maintains, on a summary node: for every threshold that is mixed in its subtree (in
+// (low, high] of its component), the run summary of the subtree's blocks at that threshold. At
+// a level that every block reaches, or none, the summary follows from `first` alone (runs_from),
+// so nothing is stored for it; a leaf has no mixed level. A node without summaries sits in a
+// gap of about summary_spacing consecutive blocks between summary nodes, whose summaries are
+// computed in one pass over its blocks when needed (scan_gap).
+//
+// Why thresholds: a request for c uses the largest threshold at most c, and every span with c
+// free lies inside a run at that threshold, so a subtree whose runs there are all shorter than
+// the duration holds no answer. Why sparse: 32 summaries are 768 bytes, on every node a tree of
+// ~850 bytes a block whose searches and updates waited on memory.
+//
+// Node requirements: `begin`, `first` (T), `free`, `low`, `high`, `pending` (C), `left`,
+// `right` (Node*), `runs` (std::array<run_summary<T>, level_count>*, nullptr on a node without
+// summaries). The summaries are read only while no shift is pending (lazy_shift.hpp).
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "leasehold/availability/detail/free_tree_algorithms.hpp"
+#include "leasehold/availability/detail/run_summary.hpp"
+#include "leasehold/core/capacity.hpp"
+#include "leasehold/core/free_block.hpp"
+#include "leasehold/core/time.hpp"
+
+namespace leasehold::detail {
+
+template <time_value T, capacity_value C, std::size_t LevelsPerComponent>
+class run_levels {
+ public:
+  using components = capacity_components<C>;
+  using component_type = typename components::value_type;
+  using runs_type = run_summary<T>;
+  using length_type = typename runs_type::length_type;
+  static constexpr std::size_t level_count = components::count * LevelsPerComponent;
+  static_assert(LevelsPerComponent <= 64, "free_tree: at most 64 thresholds per component");
+  using runs_block = std::array<runs_type, level_count>;
+  /// Per component, a range [first, second) of levels.
+  using level_ranges = std::array<std::pair<std::size_t, std::size_t>, components::count>;
+
+  /// About one node in summary_spacing keeps run summaries (see keeps_runs): 768 bytes of them
+  /// for a scalar's 32 levels, so a node averages 80 + 768 / 16 = 128 bytes rather than 848.
+  /// A denser spacing searched a little faster but cost well over the memory budget per block
+  /// once the pools' slack is counted; a sparser one searched slower (docs/performance.md).
+  static constexpr std::uint64_t summary_spacing = 16;
+  /// Summary nodes take the upper half of the priorities, so by heap order they are the top of
+  /// the treap and every subtree rooted at another node is a gap between two of them.
+  static constexpr std::uint32_t summary_priority = std::uint32_t{1} << 31;
+
+  /// Whether a node created at `begin` keeps run summaries: about one in summary_spacing,
+  /// chosen by a hash of the key. A hash of the key rather than a coin: the inverse of a reserve
+  /// or release splits exactly where it merged, so it needs exactly the summary blocks the
+  /// merges freed (nothrow_rollback).
+  [[nodiscard]] static bool keeps_runs(T begin) noexcept {
+    if constexpr (level_count == 0) {
+      return false;
+    } else {
+      auto x = static_cast<std::uint64_t>(begin);  // splitmix64's finaliser
+      x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+      x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+      x ^= x >> 31;
+      return x % summary_spacing == 0;
+    }
+  }
+
+  /// The thresholds of `total`. A small total rounds several thresholds to the same value (32
+  /// levels of 128 units give 25 distinct ones): equal thresholds have equal runs, so each value
+  /// is kept once, at the rank of its highest level, and every update and search skips the
+  /// copies.
+  explicit run_levels(const C& total) noexcept {
+    for (std::size_t i = 0; i < components::count; ++i) {
+      const std::size_t base = i * LevelsPerComponent;
+      std::size_t used = 0;
+      for (std::size_t j = 0; j < LevelsPerComponent; ++j) {
+        const component_type value =
+            run_threshold(components::get(total, i), j, LevelsPerComponent);
+        if (used == 0 || thresholds_[base + used - 1] != value) ++used;
+        thresholds_[base + used - 1] = value;
+        level_ranks_[base + used - 1] = static_cast<std::uint8_t>(j);
+      }
+      levels_used_[i] = static_cast<std::uint8_t>(used);
+    }
+  }
+
+  [[nodiscard]] component_type threshold(std::size_t level) const noexcept {
+    return thresholds_[level];
+  }
+  [[nodiscard]] static constexpr std::size_t component_of(std::size_t level) noexcept {
+    return level / per_component;
+  }
+
+  /// The levels in use: for component i, levels i * LevelsPerComponent + [0, levels_used_[i]),
+  /// whose thresholds are distinct and increasing.
+  template <class Visit>
+  void for_each_level(Visit visit) const {
+    for (std::size_t i = 0; i < components::count; ++i)
+      for (std::size_t j = 0; j < levels_used_[i]; ++j) visit(i * LevelsPerComponent + j);
+  }
+
+  /// The largest threshold a request for `amount` can prune with: for every component the
+  /// highest threshold at most the amount, and of those the highest level (the most selective
+  /// relative to its component's total).
+  [[nodiscard]] std::optional<std::size_t> level_for(const C& amount) const noexcept {
+    std::optional<std::size_t> chosen;
+    std::size_t chosen_rank = 0;
+    for (std::size_t i = 0; i < components::count; ++i) {
+      for (std::size_t j = levels_used_[i]; j-- > 0;) {
+        const std::size_t level = i * LevelsPerComponent + j;
+        if (thresholds_[level] <= components::get(amount, i)) {
+          if (!chosen || level_ranks_[level] > chosen_rank) {
+            chosen = level;
+            chosen_rank = level_ranks_[level];
+          }
+          break;
+        }
+      }
+    }
+    return chosen;
+  }
+
+  /// The mixed levels of component `component` for a subtree spanning [low, high] in it: the
+  /// thresholds, non-decreasing with the level, that lie in (low, high].
+  [[nodiscard]] std::pair<std::size_t, std::size_t> mixed_levels(
+      std::size_t component, component_type low, component_type high) const noexcept {
+    const auto* begin = thresholds_.data() + component * LevelsPerComponent;
+    const auto* end = begin + levels_used_[component];
+    const auto* from = std::upper_bound(begin, end, low);
+    const auto* to = std::upper_bound(from, end, high);
+    const auto base = component * LevelsPerComponent;
+    return {base + static_cast<std::size_t>(from - begin),
+            base + static_cast<std::size_t>(to - begin)};
+  }
+
+  /// The free capacities a change had before and after it, element-wise: a block's runs change
+  /// only at thresholds in (new, old] or (old, new].
+  struct value_hull {
+    C lowest{};
+    C highest{};
+    bool empty = true;
+    void take(const C& value) noexcept {
+      lowest = empty ? value : elementwise_min(lowest, value);
+      highest = empty ? value : elementwise_max(highest, value);
+      empty = false;
+    }
+  };
+
+  /// The levels, per component, whose threshold some value in `crossed` passed: all that a
+  /// change of values can have changed (free_tree_algorithms::values_changed).
+  [[nodiscard]] level_ranges crossed_levels(const value_hull& crossed) const noexcept {
+    level_ranges changed{};
+    if (crossed.empty) return changed;
+    for (std::size_t i = 0; i < components::count; ++i)
+      changed[i] =
+          mixed_levels(i, components::get(crossed.lowest, i), components::get(crossed.highest, i));
+    return changed;
+  }
+
+  /// The run summary of n's subtree at `level` (a gap's computed from its blocks).
+  template <class Node>
+  [[nodiscard]] runs_type runs_at(const Node& n, std::size_t level) const noexcept {
+    runs_block scratch;  // scan_gap fills the entries runs_from reads
+    return runs_from(n, level, *runs_of(&n, scratch));
+  }
+
+  /// n's run summaries at its mixed levels, from its children's; with `only`, just those
+  /// levels (per component), which are all that can differ from the stored ones. Storing the
+  /// trivial levels too (so that a join need not test its children's level kinds) measured much
+  /// slower on churn (more cache lines written per update).
+  template <class Node>
+  void recompute(Node* n, const level_ranges* only) const noexcept {
+    if (n->runs == nullptr) return;
+    const std::optional<level_ranges> mixed = all_mixed_levels(*n, only);
+    if (!mixed) return;
+    // A child without summaries (a gap) has its own computed once for all levels here.
+    runs_block left_scan;  // scan_gap fills the entries runs_from reads
+    runs_block right_scan;
+    const runs_block* left_runs = runs_of(n->left, left_scan, only);
+    const runs_block* right_runs = runs_of(n->right, right_scan, only);
+    for (const auto& [from, to] : *mixed)
+      for (std::size_t level = from; level < to; ++level)
+        (*n->runs)[level] = summarise(n, level, left_runs, right_runs);
+  }
+
+  /// The run summary of a whole profile at one level, straight from its definition (what
+  /// validate compares the root's with).
+  [[nodiscard]] runs_type scan(const std::vector<free_block<T, C>>& blocks,
+                               std::size_t level) const {
+    runs_type s{runs_type::none, runs_type::none, 0};
+    T open = runs_type::none;
+    for (const free_block<T, C>& b : blocks) {
+      if (reaches(b.free, level)) {
+        if (open == runs_type::none) open = b.span.begin;
+        continue;
+      }
+      if (s.lead == runs_type::none) {
+        s.lead = b.span.begin;
+      } else if (open != runs_type::none) {
+        const auto length = static_cast<length_type>(static_cast<length_type>(b.span.begin) -
+                                                     static_cast<length_type>(open));
+        s.best = std::max(s.best, length);
+      } else {
+        // two blocks below the threshold in a row: an empty run between them
+      }
+      open = runs_type::none;
+    }
+    s.trail = open;
+    return s;
+  }
+
+ private:
+  /// Only asked with thresholds to prune with; the divisor is never 0, so that the instantiation
+  /// without thresholds (LevelsPerComponent = 0) compiles without a division by zero.
+  static constexpr std::size_t per_component = LevelsPerComponent > 0 ? LevelsPerComponent : 1;
+
+  [[nodiscard]] bool reaches(const C& free, std::size_t level) const noexcept {
+    return components::get(free, level / per_component) >= thresholds_[level];
+  }
+
+  /// The stored run summaries of a subtree: a summary node's own, or, for a gap (a node without
+  /// them), a scan of its blocks into `scratch`; nullptr for no subtree.
+  template <class Node>
+  [[nodiscard]] const runs_block* runs_of(const Node* n, runs_block& scratch,
+                                          const level_ranges* only = nullptr) const noexcept {
+    if (n == nullptr) return nullptr;
+    if (n->runs != nullptr) return n->runs;
+    scan_gap(n, scratch, only);
+    return &scratch;
+  }
+
+  /// Every component's mixed levels for n's subtree (see mixed_levels), within `only` if
+  /// given, or nullopt when no component has one: then nothing stored is read.
+  template <class Node>
+  [[nodiscard]] std::optional<level_ranges> all_mixed_levels(
+      const Node& n, const level_ranges* only = nullptr) const noexcept {
+    level_ranges mixed{};
+    bool any_mixed = false;
+    for (std::size_t i = 0; i < components::count; ++i) {
+      mixed[i] = mixed_levels(i, components::get(n.low, i), components::get(n.high, i));
+      if (only != nullptr) {
+        mixed[i].first = std::max(mixed[i].first, (*only)[i].first);
+        mixed[i].second = std::max(mixed[i].first, std::min(mixed[i].second, (*only)[i].second));
+      }
+      any_mixed = any_mixed || mixed[i].first < mixed[i].second;
+    }
+    if (!any_mixed) return std::nullopt;
+    return mixed;
+  }
+
+  /// runs_at with the mixed levels read from `stored` (n's own summaries or a scan of them).
+  template <class Node>
+  [[nodiscard]] runs_type runs_from(const Node& n, std::size_t level,
+                                    const runs_block& stored) const noexcept {
+    const std::size_t component = level / per_component;
+    if (components::get(n.low, component) >= thresholds_[level])
+      return {runs_type::none, n.first, 0};
+    if (components::get(n.high, component) < thresholds_[level])
+      return {n.first, runs_type::none, 0};
+    return stored[level];
+  }
+
+  /// The run summaries at the mixed levels of the subtree of n, which keeps none itself (nor,
+  /// by heap order, does any node below it): one pass over its blocks in time order. A block
+  /// touches only the levels whose threshold lies between its free capacity and the previous
+  /// block's, where a run opens or closes; at the others nothing changes. The count of levels
+  /// reached is found by stepping from the previous block's over those same levels (a binary
+  /// search per block measured as a sixth of the scan's time on append).
+  template <class Node>
+  void scan_gap(const Node* n, runs_block& out, const level_ranges* only = nullptr) const noexcept {
+    const std::optional<level_ranges> found = all_mixed_levels(*n, only);
+    if (!found) return;  // every level trivial: runs_from reads nothing
+    const level_ranges& mixed = *found;
+    // Per component, the levels in [from, reached) are reached by the previous block, those in
+    // [reached, to) are not.
+    std::array<std::size_t, components::count> reached{};
+    bool first = true;
+    const auto* thresholds = thresholds_.data();
+    // Maintained: no shift pending.
+    free_tree_algorithms<Node, T, C>::for_each_in_order(n, [&](const Node& b, const C&) {
+      for (std::size_t i = 0; i < components::count; ++i) {
+        const auto [from, to] = mixed[i];
+        const component_type value = components::get(b.free, i);
+        if (first) {
+          std::size_t k = from;
+          while (k < to && thresholds[k] <= value) ++k;
+          for (std::size_t level = from; level < k; ++level)
+            out[level] = runs_type::block(b.begin, true);
+          for (std::size_t level = k; level < to; ++level)
+            out[level] = runs_type::block(b.begin, false);
+          reached[i] = k;
+          continue;
+        }
+        std::size_t k = reached[i];
+        for (; k < to && thresholds[k] <= value; ++k) out[k].trail = b.begin;  // runs open
+        for (; k > from && thresholds[k - 1] > value; --k) {
+          runs_type& r = out[k - 1];  // its run, open since r.trail, stops here
+          if (r.full()) {
+            r.lead = b.begin;
+          } else {
+            const auto length = static_cast<length_type>(static_cast<length_type>(b.begin) -
+                                                         static_cast<length_type>(r.trail));
+            if (length > r.best) r.best = length;
+          }
+          r.trail = runs_type::none;
+        }
+        reached[i] = k;
+      }
+      first = false;
+    });
+  }
+
+  template <class Node>
+  [[nodiscard]] runs_type summarise(const Node* n, std::size_t level, const runs_block* left_runs,
+                                    const runs_block* right_runs) const noexcept {
+    runs_type s = runs_type::block(n->begin, reaches(n->free, level));
+    if (n->left != nullptr)
+      s = runs_type::join(runs_from(*n->left, level, *left_runs), s, n->begin);
+    if (n->right != nullptr)
+      s = runs_type::join(s, runs_from(*n->right, level, *right_runs), n->right->first);
+    return s;
+  }
+
+  std::array<component_type, level_count> thresholds_{};  ///< per component, increasing
+  std::array<std::uint8_t, level_count> level_ranks_{};   ///< a threshold's highest level index
+  std::array<std::uint8_t, components::count> levels_used_{};
+};
+
+}  // namespace leasehold::detail
