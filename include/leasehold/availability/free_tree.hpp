@@ -121,11 +121,16 @@ class free_tree : public detail::profile_types<T, C> {
   /// for a scalar's 32 levels, so a node averages 80 + 768 / 16 = 128 bytes rather than 848.
   /// A denser spacing searched a little faster but cost well over the memory budget per block
   /// once the pools' slack is counted; a sparser one searched slower (docs/performance.md).
-  static constexpr std::uint64_t summary_spacing = 16;
-  static constexpr std::uint32_t summary_priority = std::uint32_t{1} << 31;
   using corners_type = detail::fit_corners<T, C>;
-  /// Whether every node keeps fit corners (detail/fit_corners.hpp): resources<N, V>, N <= 4.
+  /// Whether summary nodes keep fit corners (detail/fit_corners.hpp): resources<N, V>, N <= 4.
   static constexpr bool joint = corners_type::enabled;
+  /// What a summary node keeps beside its node: the run summaries and the fit corners (either
+  /// may be empty).
+  struct summary_block : runs_block {
+    [[no_unique_address]] corners_type corners{};
+  };
+  static constexpr std::uint64_t summary_spacing = joint ? corners_type::spacing : 16;
+  static constexpr std::uint32_t summary_priority = std::uint32_t{1} << 31;
   /// Whether the tree has summaries that updates keep and searches prune with (see review_mode).
   static constexpr bool keeps_summaries = level_count > 0 || joint;
 
@@ -499,10 +504,9 @@ class free_tree : public detail::profile_types<T, C> {
     // Only on a summary node (see keeps_runs), else nullptr: room for every threshold, but
     // only the entries of the subtree's mixed thresholds, those in (low, high], are kept up to
     // date; read them through runs_at().
-    runs_block* runs = nullptr;
-    // The subtree's fit corners (resources<N, V>, N <= 4; empty otherwise), kept like the run
+    // The subtree's fit corners are there too (resources<N, V>, N <= 4), kept like the run
     // summaries only while they are maintained.
-    [[no_unique_address]] corners_type corners{};
+    summary_block* runs = nullptr;
   };
 
   /// What follows from the total: the thresholds of the run summaries and whether updates may
@@ -692,15 +696,17 @@ class free_tree : public detail::profile_types<T, C> {
     std::size_t band;  // the length band of the duration
     bool exact;        // rounded values compare as the true ones (corner_scale_.exact())
 
+    // A gap (a node without corners) is judged by its high alone.
     [[nodiscard]] bool none_fits(const node& n) const noexcept {
-      const corners_type& k = n.corners;
-      return !fits(this->amount, n.high) ||
-             (!k.single_may_fit(need, 0) && !corners_type::reaches(k.last_free, need));
+      if (!fits(this->amount, n.high)) return true;
+      if (n.runs == nullptr) return false;
+      const corners_type& k = n.runs->corners;
+      return !k.single_may_fit(need, 0) && !corners_type::reaches(k.last_free, need);
     }
     // Every run that fits inside n's subtree is a single block shorter than the duration, and the
-    // subtree holds two blocks or more.
+    // subtree holds two blocks or more (n keeps corners).
     [[nodiscard]] bool only_short(const node& n) const noexcept {
-      const corners_type& k = n.corners;
+      const corners_type& k = n.runs->corners;
       return k.first_end != corners_type::none && !k.pairs.may_fit(need) &&
              !k.single_may_fit(need, band);
     }
@@ -710,8 +716,8 @@ class free_tree : public detail::profile_types<T, C> {
       if (none_fits(n))
         return this->length == 0 ||
                (this->open != runs_type::none && this->closes_long_run(this->open, n.first));
-      if (this->length == 0 || !only_short(n)) return true;
-      const corners_type& k = n.corners;
+      if (this->length == 0 || n.runs == nullptr || !only_short(n)) return true;
+      const corners_type& k = n.runs->corners;
       // The first block may extend the stretch in progress, to where it ends.
       if (this->open != runs_type::none &&
           this->closes_long_run(this->open,
@@ -727,9 +733,10 @@ class free_tree : public detail::profile_types<T, C> {
       }
       if (this->open != runs_type::none) ++this->closes;
       if (fits(this->amount, n.high)) ++this->prunes;  // only the corners passed it
-      const corners_type& k = n.corners;
-      this->open = !none_fits(n) && corners_type::reaches(k.last_free, need) ? k.last_begin
-                                                                             : runs_type::none;
+      // A gap is passed only where no block fits (by its high).
+      this->open = !none_fits(n) && corners_type::reaches(n.runs->corners.last_free, need)
+                       ? n.runs->corners.last_begin
+                       : runs_type::none;
     }
   };
 
@@ -1418,7 +1425,7 @@ class free_tree : public detail::profile_types<T, C> {
 
   [[nodiscard]] node* make_node(T begin, C free) {
     const bool summary = keeps_runs(begin);
-    runs_block* runs = summary ? summaries_.create() : nullptr;
+    summary_block* runs = summary ? summaries_.create() : nullptr;
     node* n = nullptr;
     try {
       n = pool_.create(
@@ -1440,7 +1447,7 @@ class free_tree : public detail::profile_types<T, C> {
   /// A hash of the key rather than a coin: the inverse of a reserve or release splits exactly
   /// where it merged, so it needs exactly the summary blocks the merges freed (nothrow_rollback).
   [[nodiscard]] static bool keeps_runs(T begin) noexcept {
-    if constexpr (level_count == 0) {
+    if constexpr (level_count == 0 && !joint) {
       return false;
     } else {
       auto x = static_cast<std::uint64_t>(begin);  // splitmix64's finaliser
@@ -1492,11 +1499,12 @@ class free_tree : public detail::profile_types<T, C> {
     n->low = low;
     n->high = high;
     if constexpr (joint) {
-      if (review_.maintained) {
-        n->corners =
-            corners_type::join(l != nullptr ? &l->corners : nullptr, corner_scale_.of(n->free),
-                               n->begin, r != nullptr ? &r->corners : nullptr,
-                               r != nullptr ? r->first : n->begin, review_.length_base);
+      if (n->runs != nullptr && review_.maintained) {
+        corners_type left_scan;
+        corners_type right_scan;
+        n->runs->corners = corners_type::join(
+            corners_of(l, left_scan), corner_scale_.of(n->free), n->begin,
+            corners_of(r, right_scan), r != nullptr ? r->first : n->begin, review_.length_base);
       }
     }
     if (n->runs == nullptr || !review_.maintained) return;
@@ -1513,6 +1521,23 @@ class free_tree : public detail::profile_types<T, C> {
     for (const auto& [from, to] : *mixed)
       for (std::size_t level = from; level < to; ++level)
         (*n->runs)[level] = summarise(n, level, left_runs, right_runs);
+  }
+
+  /// The fit corners of a subtree: a summary node's own, or, for a gap, computed from its blocks
+  /// in order into `scratch`; nullptr for no subtree.
+  [[nodiscard]] const corners_type* corners_of(const node* n, corners_type& scratch) const noexcept {
+    if (n == nullptr) return nullptr;
+    if (n->runs != nullptr) return &n->runs->corners;
+    bool first = true;
+    for_each_in_order(n, [&](const node& b, const C&) {
+      const auto q = corner_scale_.of(b.free);
+      if (first)
+        scratch = corners_type::block(q, b.begin);
+      else
+        scratch.append(q, b.begin, review_.length_base);
+      first = false;
+    });
+    return &scratch;
   }
 
   [[nodiscard]] runs_type summarise(const node* n, std::size_t level, const runs_block* left_runs,
@@ -1721,12 +1746,12 @@ class free_tree : public detail::profile_types<T, C> {
     expected.left = n->left;
     expected.right = n->right;
     expected.pending = n->pending;
-    runs_block expected_runs{};
+    summary_block expected_runs{};
     if (n->runs != nullptr) expected.runs = &expected_runs;
     recompute(&expected);
     if (expected.first != n->first || expected.low != n->low || expected.high != n->high)
       throw invariant_violation(detail::describe("free_tree: stale summary at ", n->begin));
-    if (review_.maintained && !(expected.corners == n->corners))
+    if (review_.maintained && n->runs != nullptr && !(expected.runs->corners == n->runs->corners))
       throw invariant_violation(detail::describe("free_tree: stale fit corners at ", n->begin));
     if (n->runs == nullptr || !review_.maintained) return;  // nothing stored to check
     for_each_level([&](std::size_t level) {
@@ -1920,7 +1945,7 @@ class free_tree : public detail::profile_types<T, C> {
   };
   mode_review review_;
   detail::node_pool<node> pool_;             ///< declared before root_: outlives the tree
-  detail::node_pool<runs_block> summaries_;  ///< the summary nodes' runs, likewise
+  detail::node_pool<summary_block> summaries_;  ///< the summary nodes' runs, likewise
   node* root_ = nullptr;
   std::size_t count_ = 0;
 };

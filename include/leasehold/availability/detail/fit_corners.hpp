@@ -54,6 +54,7 @@ namespace leasehold::detail {
 template <class T, class C>
 struct fit_corners {
   static constexpr bool enabled = false;
+  static constexpr std::uint64_t spacing = 1;  // unused: no node keeps corners
   struct scale {
     explicit scale(const C&) noexcept {}
   };
@@ -69,6 +70,10 @@ requires(N >= 2 && N <= 4) struct fit_corners<T, resources<N, V>> {
   // [8 base, ...). Fewer bands, or ones twice as wide, pruned measurably worse on the append
   // workload; each band is classes * N bytes on every node (docs/performance.md).
   static constexpr std::size_t bands = 5;
+  // About one node in `spacing` keeps corners, the top of the treap by priority; a subtree
+  // below the others (a gap of about `spacing` blocks) is walked, and its corners are computed
+  // from its blocks (append) when its parent's are.
+  static constexpr std::uint64_t spacing = 4;
   using quantised = std::array<std::uint8_t, N>;
   /// "No such time" for the edges: a block never begins at forever.
   static constexpr T none = forever<T>;
@@ -202,6 +207,16 @@ requires(N >= 2 && N <= 4) struct fit_corners<T, resources<N, V>> {
     } else {
       return b - a;
     }
+  }
+
+  // The stretch followed by one more block (q, begin): its last block learns its length and
+  // its neighbour. How a gap's corners are computed from its blocks in order.
+  void append(const quantised& q, T begin, T base) noexcept {
+    add_single(last_free, length_between(last_begin, begin), base);
+    pairs.add(lower(last_free, q));
+    if (first_end == none) first_end = begin;
+    last_free = q;
+    last_begin = begin;
   }
 
   // The stretch of `left`, then a block (q, begin), then `right` (either may be absent): the
