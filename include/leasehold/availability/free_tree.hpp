@@ -711,6 +711,13 @@ class free_tree : public detail::profile_types<T, C> {
              !k.single_may_fit(need, band);
     }
     [[nodiscard]] bool may_hit(const node& n, const C&) const noexcept {
+      // The corners are one dependent load away (in the summaries' pool), and the children
+      // are next if they do not settle n: asked for before the tests on low and high.
+      if (n.runs != nullptr) {
+        n.runs->corners.prefetch(band);
+        detail::prefetch_line(n.left);
+        detail::prefetch_line(n.right);
+      }
       if (this->open == runs_type::none && n.first > this->last) return true;
       if (fits(this->amount, n.low)) return this->length == 0;
       if (none_fits(n))
@@ -1525,7 +1532,8 @@ class free_tree : public detail::profile_types<T, C> {
 
   /// The fit corners of a subtree: a summary node's own, or, for a gap, computed from its blocks
   /// in order into `scratch`; nullptr for no subtree.
-  [[nodiscard]] const corners_type* corners_of(const node* n, corners_type& scratch) const noexcept {
+  [[nodiscard]] const corners_type* corners_of(const node* n,
+                                               corners_type& scratch) const noexcept {
     if (n == nullptr) return nullptr;
     if (n->runs != nullptr) return &n->runs->corners;
     bool first = true;
@@ -1944,7 +1952,7 @@ class free_tree : public detail::profile_types<T, C> {
     std::uint32_t lengths = 0;        // how many
   };
   mode_review review_;
-  detail::node_pool<node> pool_;             ///< declared before root_: outlives the tree
+  detail::node_pool<node> pool_;                ///< declared before root_: outlives the tree
   detail::node_pool<summary_block> summaries_;  ///< the summary nodes' runs, likewise
   node* root_ = nullptr;
   std::size_t count_ = 0;

@@ -48,6 +48,14 @@
 
 namespace leasehold::detail {
 
+// A hint that the cache line holding p will be read soon (nothing where the compiler has no
+// such builtin); p may be null.
+inline void prefetch_line([[maybe_unused]] const void* p) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#endif
+}
+
 // A capacity without corners: scalars (whose maximum is exact already), dynamic_resources (its
 // count is known only at run time) and vectors of more than four components (N! classes grow
 // too fast to keep on every node).
@@ -73,7 +81,7 @@ requires(N >= 2 && N <= 4) struct fit_corners<T, resources<N, V>> {
   // About one node in `spacing` keeps corners, the top of the treap by priority; a subtree
   // below the others (a gap of about `spacing` blocks) is walked, and its corners are computed
   // from its blocks (append) when its parent's are.
-  static constexpr std::uint64_t spacing = 4;
+  static constexpr std::uint64_t spacing = 8;
   using quantised = std::array<std::uint8_t, N>;
   /// "No such time" for the edges: a block never begins at forever.
   static constexpr T none = forever<T>;
@@ -247,6 +255,15 @@ requires(N >= 2 && N <= 4) struct fit_corners<T, resources<N, V>> {
   // Whether some block but the last, of a length in band `from_band` or above, may fit `need`.
   [[nodiscard]] bool single_may_fit(const quantised& need, std::size_t from_band) const noexcept {
     return singles[from_band].may_fit(need);
+  }
+
+  // Asks for the boxes a search with a duration in `band` reads (singles at 0 and at the band,
+  // pairs), ahead of the tests that need them.
+  void prefetch(std::size_t band) const noexcept {
+    for (const boxes* b : {&singles[0], &singles[band], &pairs}) {
+      prefetch_line(b);
+      prefetch_line(reinterpret_cast<const char*>(b) + sizeof(boxes) - 1);
+    }
   }
 
   // singles[b] holds the blocks of band b and above, so that a search reads one box set.
