@@ -22,12 +22,14 @@
 /// between theta and c from making a run that fails at c, which deep schedules made common. A
 /// scalar search with no summaries to read is that walk alone, which is then exact. For
 /// resources<N, V> the default is no thresholds (see detail::default_run_levels for the
-/// measurement behind that). Instead, for 2 to 4 components, every node keeps fit corners
+/// measurement behind that). Instead, for 2 to 4 components, the summary nodes (one in
+/// fit_corners' spacing, 8, rather than 16) keep fit corners
 /// (detail/fit_corners.hpp), upper bounds on its subtree's free vectors by the order of their
 /// components, by length band, and over neighbouring pairs, that say where no run of blocks
 /// fitting c can be d long; earliest_fit is then one walk judged by c that passes such subtrees
 /// (corner_seeker). They are summaries like the run summaries: kept only in the maintained
-/// mode below, reviewed by the same rule, and recomputed with a node, never allocated.
+/// mode below, reviewed by the same rule, allocated with the summary node, and computed for
+/// a gap child from its blocks.
 ///
 /// Costs, with n blocks, k blocks in a span and m the long stretches tried: free_at O(log n),
 /// min_free O(log n), reserve and release O(log n + k) node updates, earliest_fit

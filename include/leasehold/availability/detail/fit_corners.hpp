@@ -35,7 +35,15 @@
 // limits are powers of two times a base that free_tree picks from the lengths it books.
 //
 // Size: (bands + 1) * N! * N bytes of boxes and 2 N + 2 sizeof(T) of edges, 600 bytes for
-// resources<4> with 64-bit times; the search reads the boxes of the duration's bands and up.
+// resources<4> with 64-bit times; the search reads the boxes of band 0, of the duration's band
+// and of the pairs. Only about one node in `spacing` keeps them: the top of the treap (free_tree's
+// summary nodes, which hold the upper half of the priorities), in the pool beside the run
+// summaries. Below, a subtree of nodes without corners (a gap of about `spacing` consecutive
+// blocks) is walked by the search, judged by low and high, and its corners are computed from
+// its blocks in order (append) when its parent's are. On every node they made a tree of about
+// 800 bytes a block; the gaps cost a search a few more visits near the answer, and a corner a
+// dependent load, which the search hides by asking for the corners and the children of a node
+// before it tests its low and high (prefetch).
 
 #include <array>
 #include <cstddef>
@@ -78,9 +86,9 @@ requires(N >= 2 && N <= 4) struct fit_corners<T, resources<N, V>> {
   // [8 base, ...). Fewer bands, or ones twice as wide, pruned measurably worse on the append
   // workload; each band is classes * N bytes on every node (docs/performance.md).
   static constexpr std::size_t bands = 5;
-  // About one node in `spacing` keeps corners, the top of the treap by priority; a subtree
-  // below the others (a gap of about `spacing` blocks) is walked, and its corners are computed
-  // from its blocks (append) when its parent's are.
+  // About one node in `spacing` keeps corners (see Size above). On the append workload one in
+  // four searched at about the speed of one in eight with some 85 bytes more a block, and one
+  // in sixteen a fifth slower at 10,000 blocks (docs/performance.md).
   static constexpr std::uint64_t spacing = 8;
   using quantised = std::array<std::uint8_t, N>;
   /// "No such time" for the edges: a block never begins at forever.
