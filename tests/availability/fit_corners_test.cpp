@@ -225,6 +225,25 @@ TEST_CASE("fit_corners: a join learns the lengths and neighbours on its seams") 
   CHECK(alone.first_end == corners4::none);
 }
 
+TEST_CASE("fit_corners: appending blocks one by one gives what joins give") {
+  // How free_tree computes a gap's corners (a subtree below the nodes that keep them): its
+  // blocks in order, each appended to the stretch of those before it.
+  const q4 q1{9, 1, 5, 5};
+  const q4 q2{3, 8, 5, 5};
+  const q4 q3{7, 7, 1, 9};
+  corners4 scanned = corners4::block(q1, 0);
+  scanned.append(q2, 10, 10);
+  scanned.append(q3, 25, 10);
+  const corners4 left = corners4::block(q1, 0);
+  const corners4 right = corners4::block(q3, 25);
+  CHECK(scanned == corners4::join(&left, q2, 10, &right, 25, 10));
+  // The first append sets where the first block ends; later ones keep it.
+  CHECK(scanned.first_end == 10);
+  CHECK(scanned.last_begin == 25);
+  CHECK(scanned.pairs.may_fit(q4{3, 7, 1, 5}));
+  CHECK_FALSE(scanned.single_may_fit(q3, 0));  // the last block's length is unknown
+}
+
 TEST_CASE("fit_corners: a block longer than the time type can count is in the top band") {
   // From an origin near the lowest time to a boundary far later: the length exceeds
   // INT64_MAX (the fuzzer found the overflow of begin - last_begin in join).

@@ -36,12 +36,14 @@
 /// between theta and c from making a run that fails at c, which deep schedules made common. A
 /// scalar search with no summaries to read is that walk alone, which is then exact. For
 /// resources<N, V> the default is no thresholds (see detail::default_run_levels for the
-/// measurement behind that). Instead, for 2 to 4 components, every node keeps fit corners
+/// measurement behind that). Instead, for 2 to 4 components, the summary nodes (one in
+/// fit_corners' spacing, 8, rather than 16) keep fit corners
 /// (detail/fit_corners.hpp), upper bounds on its subtree's free vectors by the order of their
 /// components, by length band, and over neighbouring pairs, that say where no run of blocks
 /// fitting c can be d long; earliest_fit is then one walk judged by c that passes such subtrees
 /// (corner_seeker). They are summaries like the run summaries: kept only in the maintained
-/// mode below, reviewed by the same rule, and recomputed with a node, never allocated.
+/// mode below, reviewed by the same rule, allocated with the summary node, and computed for
+/// a gap child from its blocks.
 ///
 /// Costs, with n blocks, k blocks in a span and m the long stretches tried: free_at O(log n),
 /// min_free O(log n), reserve and release O(log n + k) node updates, earliest_fit
@@ -138,13 +140,18 @@ class free_tree : public detail::profile_types<T, C> {
   using intervals = detail::interval_summary<T, C>;
   using lazy = detail::lazy_shift<C>;
   using seekers = detail::free_tree_seekers<node, T, C>;
-  using levels_type = detail::run_levels<T, C, LevelsPerComponent>;
+  using corners_type = detail::fit_corners<T, C>;
+  /// Whether summary nodes keep fit corners (detail/fit_corners.hpp): resources<N, V>, N <= 4.
+  static constexpr bool joint = corners_type::enabled;
+  using levels_type = detail::run_levels<T, C, LevelsPerComponent, joint>;
   using runs_block = typename levels_type::runs_block;
   using level_ranges = typename levels_type::level_ranges;
   using length_type = typename levels_type::length_type;
-  using corners_type = detail::fit_corners<T, C>;
-  /// Whether every node keeps fit corners (detail/fit_corners.hpp): resources<N, V>, N <= 4.
-  static constexpr bool joint = corners_type::enabled;
+  /// What a summary node keeps beside its node, in the summaries' pool: the run summaries and
+  /// the fit corners (either may be empty).
+  struct summary_block : runs_block {
+    [[no_unique_address]] corners_type corners{};
+  };
   /// Whether the tree has summaries that updates keep and searches prune with.
   static constexpr bool keeps_summaries = levels_type::level_count > 0 || joint;
   using mode_type = detail::summary_mode<T, keeps_summaries, joint>;
@@ -502,10 +509,9 @@ class free_tree : public detail::profile_types<T, C> {
     // Only on a summary node (see run_levels::keeps_runs), else nullptr: room for every
     // threshold, but only the entries of the subtree's mixed thresholds, those in (low, high],
     // are kept up to date; read them through run_levels::runs_at.
-    runs_block* runs = nullptr;
-    // The subtree's fit corners (resources<N, V>, N <= 4; empty otherwise), kept like the run
-    // summaries only while they are maintained.
-    [[no_unique_address]] corners_type corners{};
+    // The subtree's fit corners are there too (resources<N, V>, N <= 4), kept like the run
+    // summaries only while they are maintained; a node between summary nodes has none.
+    summary_block* runs = nullptr;
   };
 
   /// What follows from the total (the run summaries' thresholds, how fit corners round), where
@@ -779,7 +785,7 @@ class free_tree : public detail::profile_types<T, C> {
 
   [[nodiscard]] node* make_node(T begin, C free) {
     const bool summary = levels_type::keeps_runs(begin);
-    runs_block* runs = summary ? summaries_.create() : nullptr;
+    summary_block* runs = summary ? summaries_.create() : nullptr;
     node* n = nullptr;
     try {
       const std::uint32_t priority = next_priority();
@@ -845,15 +851,36 @@ class free_tree : public detail::profile_types<T, C> {
     n->stale = 0;
     intervals::join(n);
     if (!parts_.mode.maintained()) return;
+    if (n->runs == nullptr) return;  // most nodes keep no summaries
     if constexpr (joint) {
       const node* l = n->left;
       const node* r = n->right;
-      n->corners =
-          corners_type::join(l != nullptr ? &l->corners : nullptr, parts_.corner_scale.of(n->free),
-                             n->begin, r != nullptr ? &r->corners : nullptr,
-                             r != nullptr ? r->first : n->begin, parts_.mode.length_base());
+      corners_type left_scan;
+      corners_type right_scan;
+      n->runs->corners = corners_type::join(
+          corners_of(l, left_scan), parts_.corner_scale.of(n->free), n->begin,
+          corners_of(r, right_scan), r != nullptr ? r->first : n->begin,
+          parts_.mode.length_base());
     }
-    if (n->runs != nullptr) parts_.levels.recompute(n, only);  // most nodes keep none
+    parts_.levels.recompute(n, only);
+  }
+
+  /// The fit corners of a subtree: a summary node's own, or, for a gap between summary nodes,
+  /// computed from its blocks in order into `scratch`; nullptr for no subtree.
+  [[nodiscard]] const corners_type* corners_of(const node* n,
+                                               corners_type& scratch) const noexcept {
+    if (n == nullptr) return nullptr;
+    if (n->runs != nullptr) return &n->runs->corners;
+    bool first = true;
+    tree::for_each_in_order(n, [&](const node& b, const C&) {
+      const auto q = parts_.corner_scale.of(b.free);
+      if (first)
+        scratch = corners_type::block(q, b.begin);
+      else
+        scratch.append(q, b.begin, parts_.mode.length_base());
+      first = false;
+    });
+    return &scratch;
   }
 
   /// validate(): checks the subtree of n and counts its nodes.
@@ -888,15 +915,15 @@ class free_tree : public detail::profile_types<T, C> {
     expected.left = n->left;
     expected.right = n->right;
     expected.pending = n->pending;
-    runs_block expected_runs{};
+    summary_block expected_runs{};
     if (n->runs != nullptr) expected.runs = &expected_runs;
     recompute(&expected);
     if (expected.first != n->first || expected.low != n->low || expected.high != n->high)
       throw invariant_violation(detail::describe("free_tree: stale summary at ", n->begin));
     if (!parts_.mode.maintained()) return;  // nothing else stored to check
-    if (!(expected.corners == n->corners))
-      throw invariant_violation(detail::describe("free_tree: stale fit corners at ", n->begin));
     if (n->runs == nullptr) return;
+    if (!(expected.runs->corners == n->runs->corners))
+      throw invariant_violation(detail::describe("free_tree: stale fit corners at ", n->begin));
     parts_.levels.for_each_level([&](std::size_t level) {
       if (parts_.levels.runs_at(expected, level) != parts_.levels.runs_at(*n, level))
         throw invariant_violation(detail::describe("free_tree: stale run summary of threshold ",
@@ -908,7 +935,7 @@ class free_tree : public detail::profile_types<T, C> {
   C total_;
   parts parts_{total_};
   detail::node_pool<node> pool_;             ///< declared before root_: outlives the tree
-  detail::node_pool<runs_block> summaries_;  ///< the summary nodes' runs, likewise
+  detail::node_pool<summary_block> summaries_;  ///< the summary nodes' runs, likewise
   node* root_ = nullptr;
   std::size_t count_ = 0;
 };

@@ -35,7 +35,15 @@
 // limits are powers of two times a base that free_tree picks from the lengths it books.
 //
 // Size: (bands + 1) * N! * N bytes of boxes and 2 N + 2 sizeof(T) of edges, 600 bytes for
-// resources<4> with 64-bit times; the search reads the boxes of the duration's bands and up.
+// resources<4> with 64-bit times; the search reads the boxes of band 0, of the duration's band
+// and of the pairs. Only about one node in `spacing` keeps them: the top of the treap (free_tree's
+// summary nodes, which hold the upper half of the priorities), in the pool beside the run
+// summaries. Below, a subtree of nodes without corners (a gap of about `spacing` consecutive
+// blocks) is walked by the search, judged by low and high, and its corners are computed from
+// its blocks in order (append) when its parent's are. On every node they made a tree of about
+// 800 bytes a block; the gaps cost a search a few more visits near the answer, and a corner a
+// dependent load, which the search hides by asking for the corners and the children of a node
+// before it tests its low and high (prefetch).
 
 #include <array>
 #include <cstddef>
@@ -48,12 +56,21 @@
 
 namespace leasehold::detail {
 
+// A hint that the cache line holding p will be read soon (nothing where the compiler has no
+// such builtin); p may be null.
+inline void prefetch_line([[maybe_unused]] const void* p) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#endif
+}
+
 // A capacity without corners: scalars (whose maximum is exact already), dynamic_resources (its
 // count is known only at run time) and vectors of more than four components (N! classes grow
 // too fast to keep on every node).
 template <class T, class C>
 struct fit_corners {
   static constexpr bool enabled = false;
+  static constexpr std::uint64_t spacing = 1;  // unused: no node keeps corners
   struct scale {
     explicit scale(const C&) noexcept {}
   };
@@ -69,6 +86,10 @@ requires(N >= 2 && N <= 4) struct fit_corners<T, resources<N, V>> {
   // [8 base, ...). Fewer bands, or ones twice as wide, pruned measurably worse on the append
   // workload; each band is classes * N bytes on every node (docs/performance.md).
   static constexpr std::size_t bands = 5;
+  // About one node in `spacing` keeps corners (see Size above). On the append workload one in
+  // four searched at about the speed of one in eight with some 85 bytes more a block, and one
+  // in sixteen a fifth slower at 10,000 blocks (docs/performance.md).
+  static constexpr std::uint64_t spacing = 8;
   using quantised = std::array<std::uint8_t, N>;
   /// "No such time" for the edges: a block never begins at forever.
   static constexpr T none = forever<T>;
@@ -204,6 +225,16 @@ requires(N >= 2 && N <= 4) struct fit_corners<T, resources<N, V>> {
     }
   }
 
+  // The stretch followed by one more block (q, begin): its last block learns its length and
+  // its neighbour. How a gap's corners are computed from its blocks in order.
+  void append(const quantised& q, T begin, T base) noexcept {
+    add_single(last_free, length_between(last_begin, begin), base);
+    pairs.add(lower(last_free, q));
+    if (first_end == none) first_end = begin;
+    last_free = q;
+    last_begin = begin;
+  }
+
   // The stretch of `left`, then a block (q, begin), then `right` (either may be absent): the
   // blocks on each seam learn their length and their neighbour there.
   [[nodiscard]] static fit_corners join(const fit_corners* left, const quantised& q, T begin,
@@ -232,6 +263,15 @@ requires(N >= 2 && N <= 4) struct fit_corners<T, resources<N, V>> {
   // Whether some block but the last, of a length in band `from_band` or above, may fit `need`.
   [[nodiscard]] bool single_may_fit(const quantised& need, std::size_t from_band) const noexcept {
     return singles[from_band].may_fit(need);
+  }
+
+  // Asks for the boxes a search with a duration in `band` reads (singles at 0 and at the band,
+  // pairs), ahead of the tests that need them.
+  void prefetch(std::size_t band) const noexcept {
+    for (const boxes* b : {&singles[0], &singles[band], &pairs}) {
+      prefetch_line(b);
+      prefetch_line(reinterpret_cast<const char*>(b) + sizeof(boxes) - 1);
+    }
   }
 
   // singles[b] holds the blocks of band b and above, so that a search reads one box set.

@@ -175,26 +175,35 @@ struct free_tree_seekers {
     std::size_t band;  // the length band of the duration
     bool exact;        // rounded values compare as the true ones (the corner scale's exact())
 
+    // A node without corners (in a gap between summary nodes) is judged by its high alone.
     [[nodiscard]] bool none_fits(const Node& n) const noexcept {
-      const corners_type& k = n.corners;
-      return !fits(this->amount, n.high) ||
-             (!k.single_may_fit(need, 0) && !corners_type::reaches(k.last_free, need));
+      if (!fits(this->amount, n.high)) return true;
+      if (n.runs == nullptr) return false;
+      const corners_type& k = n.runs->corners;
+      return !k.single_may_fit(need, 0) && !corners_type::reaches(k.last_free, need);
     }
     // Every run that fits inside n's subtree is a single block shorter than the duration, and the
-    // subtree holds two blocks or more.
+    // subtree holds two blocks or more (n keeps corners).
     [[nodiscard]] bool only_short(const Node& n) const noexcept {
-      const corners_type& k = n.corners;
+      const corners_type& k = n.runs->corners;
       return k.first_end != corners_type::none && !k.pairs.may_fit(need) &&
              !k.single_may_fit(need, band);
     }
     [[nodiscard]] bool may_hit(const Node& n, const C&) const noexcept {
+      // The corners are one dependent load away (in the summaries' pool), and the children are
+      // next if they do not settle n: asked for before the tests on low and high.
+      if (n.runs != nullptr) {
+        n.runs->corners.prefetch(band);
+        prefetch_line(n.left);
+        prefetch_line(n.right);
+      }
       if (this->open == runs_type::none && n.first > this->last) return true;
       if (fits(this->amount, n.low)) return this->length == 0;
       if (none_fits(n))
         return this->length == 0 ||
                (this->open != runs_type::none && this->closes_long_run(this->open, n.first));
-      if (this->length == 0 || !only_short(n)) return true;
-      const corners_type& k = n.corners;
+      if (this->length == 0 || n.runs == nullptr || !only_short(n)) return true;
+      const corners_type& k = n.runs->corners;
       // The first block may extend the stretch in progress, to where it ends.
       if (this->open != runs_type::none &&
           this->closes_long_run(this->open,
@@ -210,9 +219,11 @@ struct free_tree_seekers {
       }
       if (this->open != runs_type::none) ++this->closes;
       if (fits(this->amount, n.high)) ++this->prunes;  // only the corners passed it
-      const corners_type& k = n.corners;
-      this->open = !none_fits(n) && corners_type::reaches(k.last_free, need) ? k.last_begin
-                                                                             : runs_type::none;
+      // Skipped with no corners only where no block fits (by its high), so none_fits settles a
+      // node without corners before its corners are read.
+      this->open = !none_fits(n) && corners_type::reaches(n.runs->corners.last_free, need)
+                       ? n.runs->corners.last_begin
+                       : runs_type::none;
     }
   };
 

@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "leasehold/availability/detail/fit_corners.hpp"
 #include "leasehold/availability/detail/free_tree_algorithms.hpp"
 #include "leasehold/availability/detail/run_summary.hpp"
 #include "leasehold/core/capacity.hpp"
@@ -38,7 +39,10 @@
 
 namespace leasehold::detail {
 
-template <time_value T, capacity_value C, std::size_t LevelsPerComponent>
+// SummaryNodesForCorners: the tree keeps fit corners (fit_corners.hpp) on the same summary
+// nodes, one in fit_corners' spacing, so summary nodes exist even without thresholds.
+template <time_value T, capacity_value C, std::size_t LevelsPerComponent,
+          bool SummaryNodesForCorners = false>
 class run_levels {
  public:
   using components = capacity_components<C>;
@@ -55,7 +59,9 @@ class run_levels {
   /// for a scalar's 32 levels, so a node averages 80 + 768 / 16 = 128 bytes rather than 848.
   /// A denser spacing searched a little faster but cost well over the memory budget per block
   /// once the pools' slack is counted; a sparser one searched slower (docs/performance.md).
-  static constexpr std::uint64_t summary_spacing = 16;
+  /// With fit corners the spacing is theirs (fit_corners<T, C>::spacing).
+  static constexpr std::uint64_t summary_spacing =
+      SummaryNodesForCorners ? fit_corners<T, C>::spacing : 16;
   /// Summary nodes take the upper half of the priorities, so by heap order they are the top of
   /// the treap and every subtree rooted at another node is a gap between two of them.
   static constexpr std::uint32_t summary_priority = std::uint32_t{1} << 31;
@@ -65,7 +71,7 @@ class run_levels {
   /// or release splits exactly where it merged, so it needs exactly the summary blocks the
   /// merges freed (nothrow_rollback).
   [[nodiscard]] static bool keeps_runs(T begin) noexcept {
-    if constexpr (level_count == 0) {
+    if constexpr (level_count == 0 && !SummaryNodesForCorners) {
       return false;
     } else {
       auto x = static_cast<std::uint64_t>(begin);  // splitmix64's finaliser
