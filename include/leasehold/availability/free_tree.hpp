@@ -859,8 +859,7 @@ class free_tree : public detail::profile_types<T, C> {
       corners_type right_scan;
       n->runs->corners = corners_type::join(
           corners_of(l, left_scan), parts_.corner_scale.of(n->free), n->begin,
-          corners_of(r, right_scan), r != nullptr ? r->first : n->begin,
-          parts_.mode.length_base());
+          corners_of(r, right_scan), r != nullptr ? r->first : n->begin, parts_.mode.length_base());
     }
     parts_.levels.recompute(n, only);
   }
@@ -934,7 +933,7 @@ class free_tree : public detail::profile_types<T, C> {
 
   C total_;
   parts parts_{total_};
-  detail::node_pool<node> pool_;             ///< declared before root_: outlives the tree
+  detail::node_pool<node> pool_;                ///< declared before root_: outlives the tree
   detail::node_pool<summary_block> summaries_;  ///< the summary nodes' runs, likewise
   node* root_ = nullptr;
   std::size_t count_ = 0;

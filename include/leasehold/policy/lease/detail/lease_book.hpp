@@ -6,12 +6,12 @@
 //
 // The decisions are components that take a book by reference (lease_scheduler.hpp makes
 // them per call; book_component.hpp is what they share): reservation_admission.hpp,
-// best_effort_planning.hpp, event_clock.hpp, lease_checks.hpp; the VM time model under the configuration is lease_times.hpp
-// (times()). They read the book through its const accessors and change it only through the
-// changes below, each of which is recorded in the journal (lease_journal.hpp over
-// availability/journal.hpp), so that a failed call can be rolled back (transactions.hpp, the one
-// class that opens, commits and rolls back a call), and tells its observer events to whichever
-// observer the call has installed.
+// best_effort_planning.hpp, event_clock.hpp, lease_checks.hpp; the VM time model under the
+// configuration is lease_times.hpp (times()). They read the book through its const accessors and
+// change it only through the changes below, each of which is recorded in the journal
+// (lease_journal.hpp over availability/journal.hpp), so that a failed call can be rolled back
+// (transactions.hpp, the one class that opens, commits and rolls back a call), and tells its
+// observer events to whichever observer the call has installed.
 //
 // A lease's segment is booked in the slot table, listed on its nodes, queued for its begin
 // and finish events and handed to the preparation step (book()); unbooking takes all of that
