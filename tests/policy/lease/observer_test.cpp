@@ -73,14 +73,7 @@ struct transcript : lease_observer<T> {
 };
 
 scheduler_config<T> config(migration m) {
-  scheduler_config<T> c;
-  c.suspend = suspension::all;
-  c.migrate = m;
-  c.in_vms = false;
-  c.suspend_rate_mb_s = 102.4;
-  c.resume_rate_mb_s = 51.2;
-  c.network_mb_s = 10.24;
-  return c;
+  return leasehold::test::lease_scenarios::config(suspension::all, m);
 }
 
 std::string interval_text(interval<T> i) {
