@@ -52,6 +52,7 @@
 #include "leasehold/core/capacity.hpp"
 #include "leasehold/core/detail/checked_arithmetic.hpp"
 #include "leasehold/core/detail/checks.hpp"
+#include "leasehold/core/detail/swap_members.hpp"
 #include "leasehold/core/error.hpp"
 #include "leasehold/core/request.hpp"
 #include "leasehold/core/time.hpp"
@@ -225,13 +226,8 @@ class bookings : public detail::profile_types<typename A::time_type, typename A:
 
   /// Exchanges the two profiles' contents; O(1), never throws.
   void swap(bookings& other) noexcept {
-    using std::swap;
-    swap(profile_, other.profile_);
-    pool_.swap(other.pool_);
-    by_id_.swap(other.by_id_);
-    ends_.swap(other.ends_);
-    swap(next_id_, other.next_id_);
-    swap(plan_end_, other.plan_end_);
+    detail::swap_members(*this, other, &bookings::profile_, &bookings::pool_, &bookings::by_id_,
+                         &bookings::ends_, &bookings::next_id_, &bookings::plan_end_);
   }
   /// Exchanges the two profiles' contents; O(1), never throws.
   friend void swap(bookings& a, bookings& b) noexcept { a.swap(b); }

@@ -46,6 +46,7 @@
 #include "leasehold/availability/detail/profile_types.hpp"
 #include "leasehold/availability/detail/resize.hpp"
 #include "leasehold/core/detail/checks.hpp"
+#include "leasehold/core/detail/swap_members.hpp"
 #include "leasehold/core/error.hpp"
 
 namespace leasehold {
@@ -85,11 +86,8 @@ class capacity_tree : public detail::profile_types<T, C> {
 
   /// Exchanges the two profiles' contents; O(1), never throws.
   void swap(capacity_tree& other) noexcept {
-    using std::swap;
-    swap(total_, other.total_);
-    pool_.swap(other.pool_);
-    swap(root_, other.root_);
-    swap(scratch_, other.scratch_);
+    detail::swap_members(*this, other, &capacity_tree::total_, &capacity_tree::pool_,
+                         &capacity_tree::root_, &capacity_tree::scratch_);
   }
 
   /// The total capacity, what is free where nothing is booked.

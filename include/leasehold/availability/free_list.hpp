@@ -25,6 +25,7 @@
 #include "leasehold/availability/detail/node_pool.hpp"
 #include "leasehold/availability/detail/resize.hpp"
 #include "leasehold/core/detail/checks.hpp"
+#include "leasehold/core/detail/swap_members.hpp"
 #include "leasehold/core/error.hpp"
 
 namespace leasehold {
@@ -63,10 +64,7 @@ class free_list : public detail::block_walks<free_list<T, C>, T, C> {
 
   /// Exchanges the two profiles' contents; O(1), never throws.
   void swap(free_list& other) noexcept {
-    using std::swap;
-    swap(total_, other.total_);
-    pool_.swap(other.pool_);
-    blocks_.swap(other.blocks_);
+    detail::swap_members(*this, other, &free_list::total_, &free_list::pool_, &free_list::blocks_);
   }
 
   /// advance_to throws only from its argument check, and undoing a reserve or release that

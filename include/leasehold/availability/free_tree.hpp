@@ -118,6 +118,7 @@
 #include "leasehold/availability/detail/summary_mode.hpp"
 #include "leasehold/availability/detail/treap_cursor.hpp"
 #include "leasehold/core/detail/checks.hpp"
+#include "leasehold/core/detail/swap_members.hpp"
 #include "leasehold/core/error.hpp"
 
 namespace leasehold {
@@ -204,13 +205,8 @@ class free_tree : public detail::profile_types<T, C> {
 
   /// Exchanges the two profiles' contents; O(1), never throws.
   void swap(free_tree& other) noexcept {
-    using std::swap;
-    swap(total_, other.total_);
-    swap(parts_, other.parts_);
-    pool_.swap(other.pool_);
-    summaries_.swap(other.summaries_);
-    swap(root_, other.root_);
-    swap(count_, other.count_);
+    detail::swap_members(*this, other, &free_tree::total_, &free_tree::parts_, &free_tree::pool_,
+                         &free_tree::summaries_, &free_tree::root_, &free_tree::count_);
   }
 
   /// Exchanges the two profiles' contents; O(1), never throws.

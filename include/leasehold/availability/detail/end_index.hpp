@@ -21,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "leasehold/core/detail/swap_members.hpp"
+
 namespace leasehold::detail {
 
 template <class T>
@@ -45,9 +47,7 @@ class end_index {
   ~end_index() = default;
 
   void swap(end_index& other) noexcept {
-    firsts_.swap(other.firsts_);
-    chunks_.swap(other.chunks_);
-    std::swap(size_, other.size_);
+    swap_members(*this, other, &end_index::firsts_, &end_index::chunks_, &end_index::size_);
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return size_; }

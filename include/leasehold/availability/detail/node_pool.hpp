@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "leasehold/core/detail/swap_members.hpp"
+
 namespace leasehold::detail {
 
 template <class Node>
@@ -81,8 +83,7 @@ class node_pool {
   [[nodiscard]] static constexpr std::size_t node_size() noexcept { return sizeof(slot); }
 
   void swap(node_pool& other) noexcept {
-    chunks_.swap(other.chunks_);
-    std::swap(at_, other.at_);
+    swap_members(*this, other, &node_pool::chunks_, &node_pool::at_);
   }
 
  private:
