@@ -401,21 +401,31 @@ class run_levels {
   /// block's, where a run opens or closes; at the others nothing changes. The count of levels
   /// reached is found by stepping from the previous block's over those same levels (a binary
   /// search per block measured as a sixth of the scan's time on append).
-  /// With `only`, the pass covers the levels from the lowest to the highest of them that are
-  /// mixed here (stepping over the levels between is what keeps it one pass).
+  /// With `only`, the pass covers the levels from the lowest to the highest of them (stepping
+  /// over the levels between is what keeps it one pass).
   template <class Node>
   void scan_gap(const Node* n, runs_block& out, const level_set* only = nullptr) const noexcept {
-    const std::optional<level_set> found = all_mixed_levels(*n, only);
-    if (!found) return;  // every level trivial: runs_from reads nothing
+    // The levels to cover, per component: from the lowest to the highest of `only` (or of
+    // every level), unless every block of the gap lies on one side of all of them. A level
+    // there that the gap does not mix costs the pass a step at its first block at most, less
+    // than the two binary searches that find the gap's own mixed levels.
     level_ranges mixed{};
+    bool any = false;
     for (std::size_t i = 0; i < components::count; ++i) {
-      const std::uint64_t bits = (*found)[i];
       const std::size_t base = i * LevelsPerComponent;
-      mixed[i] = bits == 0
-                     ? std::pair{base, base}
-                     : std::pair{base + static_cast<std::size_t>(std::countr_zero(bits)),
-                                 base + 64 - static_cast<std::size_t>(std::countl_zero(bits))};
+      const std::uint64_t bits =
+          only != nullptr ? (*only)[i] : bits_of({base, base + levels_used_[i]});
+      mixed[i] = {base, base};
+      if (bits == 0) continue;
+      const std::size_t from = base + static_cast<std::size_t>(std::countr_zero(bits));
+      const std::size_t to = base + 64 - static_cast<std::size_t>(std::countl_zero(bits));
+      if (components::get(n->high, i) < thresholds_[from] ||
+          components::get(n->low, i) >= thresholds_[to - 1])
+        continue;  // every block below all of them, or reaching all: runs_from reads nothing
+      mixed[i] = {from, to};
+      any = true;
     }
+    if (!any) return;
     // Per component, the levels in [from, reached) are reached by the previous block, those in
     // [reached, to) are not. It starts as if a block before the first reached every level with
     // its run open since the first begin: the first block then closes, at the first begin, the
