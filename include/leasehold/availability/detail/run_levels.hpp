@@ -405,6 +405,9 @@ class run_levels {
   /// over the levels between is what keeps it one pass).
   template <class Node>
   void scan_gap(const Node* n, runs_block& out, const level_set* only = nullptr) const noexcept {
+    // Without levels (fit corners alone) nothing is read: returning at once also leaves the
+    // compiler no access to the empty arrays to warn about (-Warray-bounds at -O3).
+    if constexpr (level_count == 0) return;
     // The levels to cover, per component: from the lowest to the highest of `only` (or of
     // every level), unless every block of the gap lies on one side of all of them. A level
     // there that the gap does not mix costs the pass a step at its first block at most, less
