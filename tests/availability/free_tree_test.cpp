@@ -564,4 +564,47 @@ TEST_CASE("free_tree: a tree only updated for a review period drops its run summ
   CHECK(tree.earliest_fit(r) == 11000);
 }
 
+TEST_CASE("free_tree: run summaries stay exact when a changed block merges into its parent") {
+  // A refresh recomputes a run summary only where a child reports it changed; a block whose
+  // free capacity changed and that then merged into its left neighbour leaves no child to
+  // report it, so its parent must recompute what it crossed (values_here). Small totals and a
+  // short horizon make such merges common; validate() after every update compares every stored
+  // summary with one recomputed from scratch.
+  for (const std::int64_t total : {std::int64_t{1}, std::int64_t{3}, std::int64_t{129}}) {
+    CAPTURE(total);
+    free_tree<> tree(total);
+    reference<> oracle(total);
+    std::mt19937_64 rng(static_cast<std::uint64_t>(total));
+    std::vector<std::pair<interval<std::int64_t>, std::int64_t>> booked;
+    for (int op = 0; op < 400; ++op) {
+      CAPTURE(op);
+      const std::int64_t amount = 1 + static_cast<std::int64_t>(rng() % std::uint64_t(total));
+      if (rng() % 3 == 0 && !booked.empty()) {  // give one booking back
+        const std::size_t k = rng() % booked.size();
+        tree.release(booked[k].first, booked[k].second);
+        oracle.release(booked[k].first, booked[k].second);
+        booked[k] = booked.back();
+        booked.pop_back();
+      } else if (rng() % 2 == 0) {  // a search (keeps the summaries in use), then book there
+        const request<std::int64_t, std::int64_t> r{amount,
+                                                    1 + static_cast<std::int64_t>(rng() % 50)};
+        const std::optional<std::int64_t> start = tree.earliest_fit(r);
+        REQUIRE(start == oracle.earliest_fit(r));
+        booked.push_back({{*start, *start + r.duration}, amount});
+        tree.reserve(booked.back().first, amount);
+        oracle.reserve(booked.back().first, amount);
+      } else {  // anywhere in a short horizon, if it fits
+        const auto begin = static_cast<std::int64_t>(rng() % 200);
+        const interval<std::int64_t> span{begin, begin + 1 + static_cast<std::int64_t>(rng() % 25)};
+        if (oracle.min_free(span) < amount) continue;
+        booked.push_back({span, amount});
+        tree.reserve(span, amount);
+        oracle.reserve(span, amount);
+      }
+      tree.validate();
+      REQUIRE(tree.free_blocks() == oracle.free_blocks());
+    }
+  }
+}
+
 }  // namespace free_tree_test

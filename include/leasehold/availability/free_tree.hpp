@@ -53,8 +53,11 @@
 /// (run_levels::runs_at). A leaf (about a third of a treap's nodes) has no mixed threshold, and a
 /// small subtree spans few. Of those, a node whose subtree kept its shape recomputes only the
 /// thresholds that some block of the call crossed, between its old and new free capacity
-/// (free_tree_algorithms::values_changed): about 14 of
-/// its 23 mixed ones on the append benchmark at 100,000; the others cannot have changed.
+/// (free_tree_algorithms::values_changed), and of those only the ones where a child's summary
+/// came out different or its own block crossed: each recompute tells its parent which of its
+/// summaries changed, so a change whose effect dies out on the way up stops there, and where
+/// only the trail of a right child's summary changed (appending at the end of the schedule) the
+/// node follows that trail without reading its left (recompute_marked_node).
 /// Walking: blocks_from and blocks_in O(log n) to start and O(1) amortised a block
 /// (detail/treap_cursor.hpp), next_change O(log n); set_total O(n) (see there).
 ///
@@ -146,7 +149,8 @@ class free_tree : public detail::profile_types<T, C> {
   static constexpr bool joint = corners_type::enabled;
   using levels_type = detail::run_levels<T, C, LevelsPerComponent, joint>;
   using runs_block = typename levels_type::runs_block;
-  using level_ranges = typename levels_type::level_ranges;
+  using level_set = typename levels_type::level_set;
+  using level_changes = typename levels_type::changes;
   using length_type = typename levels_type::length_type;
   /// What a summary node keeps beside its node, in the summaries' pool: the run summaries and
   /// the fit corners (either may be empty).
@@ -755,7 +759,7 @@ class free_tree : public detail::profile_types<T, C> {
       };
       tree::apply(root_, span, change_and_record);
     }
-    level_ranges changed_levels{};
+    level_set changed_levels{};
     if (parts_.mode.maintained()) changed_levels = parts_.levels.crossed_levels(crossed);
     // An end just split off a block differs from its other half by the (non-zero) change, so
     // only an end that was a boundary already can merge: a reserve inside free time skips both.
@@ -823,11 +827,66 @@ class free_tree : public detail::profile_types<T, C> {
   /// `changed_levels`: the levels a change_over's blocks crossed (see
   /// free_tree_algorithms::values_changed); without them every stale node recomputes all its
   /// mixed levels.
-  void refresh(node* n, const level_ranges* changed_levels = nullptr) noexcept {
-    auto recompute_marked = [this, changed_levels](node* m, bool shape) noexcept {
-      recompute(m, shape ? nullptr : changed_levels);
+  void refresh(node* n, const level_set* changed_levels = nullptr) noexcept {
+    auto recompute_marked = [this, changed_levels](node* m, std::uint8_t marks,
+                                                   const level_changes& left,
+                                                   const level_changes& right) noexcept {
+      return recompute_marked_node(m, marks, left, right, changed_levels);
     };
-    tree::refresh(n, recompute_marked);
+    tree::template refresh<level_changes>(n, recompute_marked);
+  }
+
+  /// refresh's step at a stale node: recomputes it and returns the levels at which the run
+  /// summary of its subtree (as its parent reads it, run_levels::runs_at) may have changed
+  /// (`any`), and those where more than its trail may have (`deep`). Those are within the
+  /// levels the change's blocks crossed (`crossed`) wherever the subtree changed only in
+  /// values: its blocks' runs change only at a threshold some block crossed, and a split or
+  /// merge of equal neighbours (the only changes of shape inside such a subtree, or at the start
+  /// of its right child) moves no run at any threshold.
+  /// A summary node whose subtree changed only in values narrows that down: a level can change
+  /// only where a child's run summary did, where its own block crossed the threshold, or where
+  /// the level's kind changed (its low or high passed the threshold); it recomputes those alone
+  /// and tells its parent only those whose summary came out different. So a change whose effect
+  /// dies out part of the way up recomputes no run summary above there, and scans no gap below
+  /// such a node. Where only the trail of its right child's summary changed, as appending at the
+  /// end of the schedule does all the way up the right spine, it follows that trail alone
+  /// (run_levels::follow_trails) and reads nothing on its left.
+  [[nodiscard]] level_changes recompute_marked_node(node* n, std::uint8_t marks,
+                                                    const level_changes& left,
+                                                    const level_changes& right,
+                                                    const level_set* crossed) const noexcept {
+    if (crossed == nullptr) {
+      recompute(n);
+      return {levels_type::all_levels(), levels_type::all_levels()};
+    }
+    if ((marks & tree::shape_changed) != 0 || n->runs == nullptr || !parts_.mode.maintained()) {
+      recompute(n, (marks & tree::shape_changed) != 0 ? nullptr : crossed);
+      return {*crossed, *crossed};
+    }
+    const C old_low = n->low;
+    const C old_high = n->high;
+    n->stale = 0;
+    intervals::join(n);
+    join_corners(n);
+    // Most often (higher up) low and high stay as they were: no level changed kind.
+    const level_set kinds = old_low == n->low && old_high == n->high
+                                ? level_set{}
+                                : parts_.levels.kinds_changed(old_low, old_high, n->low, n->high);
+    level_set full = kinds;  // the levels to recompute from both children
+    levels_type::unite(full, left.any);
+    levels_type::unite(full, right.deep);
+    if ((marks & tree::values_here) != 0) levels_type::unite(full, *crossed);
+    level_set trails{};  // the levels where only the right child's trail changed
+    if (n->right != nullptr && n->right->runs != nullptr)
+      trails = levels_type::minus(right.any, full);
+    else
+      levels_type::unite(full, right.any);
+    level_changes changed{};
+    if (!levels_type::is_empty(full)) changed = parts_.levels.recompute(n, &full);
+    if (!levels_type::is_empty(trails)) parts_.levels.follow_trails(n, trails, changed);
+    levels_type::unite(changed.any, kinds);
+    levels_type::unite(changed.deep, kinds);
+    return changed;
   }
 
   /// Pushes every pending shift down and recomputes every node, summaries included, children
@@ -843,11 +902,18 @@ class free_tree : public detail::profile_types<T, C> {
   /// n's summaries from its children's: the interval summary always, the fit corners and run
   /// summaries (with `only`, those levels alone) while they are maintained. Const: it writes
   /// only n, which validate() also passes as a scratch node.
-  void recompute(node* n, const level_ranges* only = nullptr) const noexcept {
+  void recompute(node* n, const level_set* only = nullptr) const noexcept {
     n->stale = 0;
     intervals::join(n);
     if (!parts_.mode.maintained()) return;
     if (n->runs == nullptr) return;  // most nodes keep no summaries
+    join_corners(n);
+    parts_.levels.recompute(n, only);
+  }
+
+  /// A summary node's fit corners from its children's, while they are maintained (for
+  /// resources<N, V>, N <= 4; nothing otherwise).
+  void join_corners(node* n) const noexcept {
     if constexpr (joint) {
       const node* l = n->left;
       const node* r = n->right;
@@ -856,8 +922,9 @@ class free_tree : public detail::profile_types<T, C> {
       n->runs->corners = corners_type::join(
           corners_of(l, left_scan), parts_.corner_scale.of(n->free), n->begin,
           corners_of(r, right_scan), r != nullptr ? r->first : n->begin, parts_.mode.length_base());
+    } else {
+      (void)n;
     }
-    parts_.levels.recompute(n, only);
   }
 
   /// The fit corners of a subtree: a summary node's own, or, for a gap between summary nodes,

@@ -37,8 +37,12 @@ struct free_tree_algorithms {
   /// the run summaries whose threshold lies between a changed block's old and new free capacity
   /// can change. `shape_changed`: the subtree itself was rebuilt (a split, merge or rotation), or
   /// its first begin moved; every summary is recomputed.
+  /// `values_here`, with values_changed: a block whose free capacity changed is the node's own
+  /// (apply), or was its child and has just been merged away (erase), so that no child below
+  /// can tell which runs it moved.
   static constexpr std::uint8_t values_changed = 1;
   static constexpr std::uint8_t shape_changed = 2;
+  static constexpr std::uint8_t values_here = 4;
 
   /// split: keys < key to `less`, the rest to `rest`.
   static void split(Node* n, T key, Node*& less, Node*& rest) noexcept {
@@ -125,11 +129,11 @@ struct free_tree_algorithms {
       dispose(n);
       return joined;
     }
-    if (key < n->begin)
-      n->left = erase(n->left, key, dispose);
-    else
-      n->right = erase(n->right, key, dispose);
-    n->stale |= key == n->first ? shape_changed : values_changed;
+    Node*& child = key < n->begin ? n->left : n->right;
+    const bool merged_child = child->begin == key;  // its place goes to one of its children
+    child = erase(child, key, dispose);
+    n->stale |= key == n->first ? shape_changed
+                                : (merged_child ? values_changed | values_here : values_changed);
     return n;
   }
 
@@ -180,14 +184,17 @@ struct free_tree_algorithms {
     }
   }
 
-  /// Recomputes every stale node of n's subtree once, children first: `recompute(node*, bool
-  /// shape)` with whether its shape changed (else only values did), which clears the mark.
-  template <class Recompute>
-  static void refresh(Node* n, Recompute& recompute) noexcept {
-    if (n == nullptr || n->stale == 0) return;
-    refresh(n->left, recompute);
-    refresh(n->right, recompute);
-    recompute(n, (n->stale & shape_changed) != 0);
+  /// Recomputes every stale node of n's subtree once, children first: `recompute(node*,
+  /// std::uint8_t marks, const Report& left, const Report& right)` with the marks that made it
+  /// stale and what its children's recomputes returned (Report{} for a child that was not
+  /// stale, or none), which clears the mark and returns what its parent is told. So a node can
+  /// recompute only what its children say may have changed.
+  template <class Report, class Recompute>
+  static Report refresh(Node* n, Recompute& recompute) noexcept {
+    if (n == nullptr || n->stale == 0) return Report{};
+    const Report left = refresh<Report>(n->left, recompute);
+    const Report right = refresh<Report>(n->right, recompute);
+    return recompute(n, n->stale, left, right);
   }
 
   /// Applies `change(C& free)` to the blocks that begin inside the span, marking the paths to
@@ -202,6 +209,7 @@ struct free_tree_algorithms {
       changed = apply(n->left, span, change);
     } else {
       change(n->free);
+      n->stale |= values_here;
       apply(n->left, span, change);
       apply(n->right, span, change);
       changed = true;

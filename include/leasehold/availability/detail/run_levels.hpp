@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -54,6 +55,8 @@ class run_levels {
   using runs_block = std::array<runs_type, level_count>;
   /// Per component, a range [first, second) of levels.
   using level_ranges = std::array<std::pair<std::size_t, std::size_t>, components::count>;
+  /// A set of levels: per component i, bit j stands for level i * LevelsPerComponent + j.
+  using level_set = std::array<std::uint64_t, components::count>;
 
   /// About one node in summary_spacing keeps run summaries (see keeps_runs): 768 bytes of them
   /// for a scalar's 32 levels, so a node averages 80 + 768 / 16 = 128 bytes rather than 848.
@@ -163,14 +166,56 @@ class run_levels {
     }
   };
 
-  /// The levels, per component, whose threshold some value in `crossed` passed: all that a
-  /// change of values can have changed (free_tree_algorithms::values_changed).
-  [[nodiscard]] level_ranges crossed_levels(const value_hull& crossed) const noexcept {
-    level_ranges changed{};
+  /// The levels whose threshold some value in `crossed` passed: all that a change of values can
+  /// have changed (free_tree_algorithms::values_changed).
+  [[nodiscard]] level_set crossed_levels(const value_hull& crossed) const noexcept {
+    level_set changed{};
     if (crossed.empty) return changed;
     for (std::size_t i = 0; i < components::count; ++i)
-      changed[i] =
-          mixed_levels(i, components::get(crossed.lowest, i), components::get(crossed.highest, i));
+      changed[i] = bits_of(
+          mixed_levels(i, components::get(crossed.lowest, i), components::get(crossed.highest, i)));
+    return changed;
+  }
+
+  /// Every level (a report that says nothing about which levels changed).
+  [[nodiscard]] static constexpr level_set all_levels() noexcept {
+    level_set all{};
+    for (std::uint64_t& bits : all) bits = ~std::uint64_t{0};
+    return all;
+  }
+
+  /// Whether s holds no level.
+  [[nodiscard]] static constexpr bool is_empty(const level_set& s) noexcept {
+    for (const std::uint64_t bits : s)
+      if (bits != 0) return false;
+    return true;
+  }
+
+  /// a's levels that b does not hold.
+  [[nodiscard]] static constexpr level_set minus(const level_set& a, const level_set& b) noexcept {
+    level_set rest{};
+    for (std::size_t i = 0; i < components::count; ++i) rest[i] = a[i] & ~b[i];
+    return rest;
+  }
+
+  /// a with b's levels added.
+  static constexpr void unite(level_set& a, const level_set& b) noexcept {
+    for (std::size_t i = 0; i < components::count; ++i) a[i] |= b[i];
+  }
+
+  /// The levels whose kind in a subtree (every block reaches the threshold, none, or mixed) can
+  /// differ between a low and high of (old_low, old_high) and one of (low, high): those whose
+  /// threshold lies between the old and the new low, or between the old and the new high.
+  [[nodiscard]] level_set kinds_changed(const C& old_low, const C& old_high, const C& low,
+                                        const C& high) const noexcept {
+    level_set changed{};
+    for (std::size_t i = 0; i < components::count; ++i) {
+      const auto between = [this, i](component_type a, component_type b) {
+        return bits_of(a < b ? mixed_levels(i, a, b) : mixed_levels(i, b, a));
+      };
+      changed[i] = between(components::get(old_low, i), components::get(low, i)) |
+                   between(components::get(old_high, i), components::get(high, i));
+    }
     return changed;
   }
 
@@ -181,23 +226,88 @@ class run_levels {
     return runs_from(n, level, *runs_of(&n, scratch));
   }
 
+  /// What a recompute changed: the levels whose stored summary it changed (`any`), and of those
+  /// the ones where more than the summary's trail did (`deep`).
+  struct changes {
+    level_set any{};
+    level_set deep{};
+  };
+
   /// n's run summaries at its mixed levels, from its children's; with `only`, just those
-  /// levels (per component), which are all that can differ from the stored ones. Storing the
-  /// trivial levels too (so that a join need not test its children's level kinds) measured much
-  /// slower on churn (more cache lines written per update).
+  /// levels, which are all that can differ from the stored ones. Returns the levels whose stored
+  /// summary it changed (at a level that was not mixed before, the old entry meant nothing, and
+  /// it may or may not count). Storing the trivial levels too (so that a join need not test its
+  /// children's level kinds) measured much slower on churn (more cache lines written per update).
   template <class Node>
-  void recompute(Node* n, const level_ranges* only) const noexcept {
-    if (n->runs == nullptr) return;
-    const std::optional<level_ranges> mixed = all_mixed_levels(*n, only);
-    if (!mixed) return;
+  changes recompute(Node* n, const level_set* only) const noexcept {
+    changes changed{};
+    if (n->runs == nullptr) return changed;
+    const std::optional<level_set> mixed = all_mixed_levels(*n, only);
+    if (!mixed) return changed;
     // A child without summaries (a gap) has its own computed once for all levels here.
     runs_block left_scan;  // scan_gap fills the entries runs_from reads
     runs_block right_scan;
-    const runs_block* left_runs = runs_of(n->left, left_scan, only);
-    const runs_block* right_runs = runs_of(n->right, right_scan, only);
-    for (const auto& [from, to] : *mixed)
-      for (std::size_t level = from; level < to; ++level)
-        (*n->runs)[level] = summarise(n, level, left_runs, right_runs);
+    const runs_block* left_runs = runs_of(n->left, left_scan, &*mixed);
+    const runs_block* right_runs = runs_of(n->right, right_scan, &*mixed);
+    for (std::size_t i = 0; i < components::count; ++i) {
+      for (std::uint64_t bits = (*mixed)[i]; bits != 0; bits &= bits - 1) {
+        const std::size_t level =
+            i * LevelsPerComponent + static_cast<std::size_t>(std::countr_zero(bits));
+        const runs_type s = summarise(n, level, left_runs, right_runs);
+        runs_type& stored = (*n->runs)[level];
+        // Field by field: a copy of the whole made the compiler stage it through the stack.
+        const std::uint64_t this_level = bits & (~bits + 1);  // the lowest bit
+        if (s.lead != stored.lead || s.best != stored.best) {
+          stored.lead = s.lead;
+          stored.best = s.best;
+          changed.deep[i] |= this_level;
+          changed.any[i] |= this_level;
+        }
+        if (s.trail != stored.trail) {
+          stored.trail = s.trail;
+          changed.any[i] |= this_level;
+        }
+      }
+    }
+    return changed;
+  }
+
+  /// n's run summaries at `levels`, where only the trail of its right child's changed (that
+  /// child keeps summaries, and n's stored ones are up to date at every level it mixed before,
+  /// as it still does): a join's trail is its right part's where that part is not full, and its
+  /// lead and best do not read that trail (run_summary::join), so only n's trail follows, and
+  /// neither n's left child (often a gap to scan) nor its own block is read. Adds the levels
+  /// whose trail changed to `changed.any`; a level where the child turns out full is
+  /// recomputed in full.
+  template <class Node>
+  void follow_trails(Node* n, const level_set& levels, changes& changed) const noexcept {
+    const std::optional<level_set> mixed = all_mixed_levels(*n, &levels);
+    if (!mixed) return;  // no level mixed here: nothing stored to follow
+    const Node* right = n->right;
+    level_set rest{};
+    bool any_rest = false;
+    for (std::size_t i = 0; i < components::count; ++i) {
+      for (std::uint64_t bits = (*mixed)[i]; bits != 0; bits &= bits - 1) {
+        const std::size_t level =
+            i * LevelsPerComponent + static_cast<std::size_t>(std::countr_zero(bits));
+        const std::uint64_t this_level = bits & (~bits + 1);
+        const runs_type r = runs_from(*right, level, *right->runs);
+        if (r.full()) {
+          rest[i] |= this_level;
+          any_rest = true;
+          continue;
+        }
+        runs_type& stored = (*n->runs)[level];
+        if (stored.trail != r.trail) {
+          stored.trail = r.trail;
+          changed.any[i] |= this_level;
+        }
+      }
+    }
+    if (!any_rest) return;
+    const changes more = recompute(n, &rest);
+    unite(changed.any, more.any);
+    unite(changed.deep, more.deep);
   }
 
   /// The run summary of a whole profile at one level, straight from its definition (what
@@ -235,11 +345,22 @@ class run_levels {
     return components::get(free, level / per_component) >= thresholds_[level];
   }
 
+  /// The levels [from, to) as a set of one component's (global level numbers, as mixed_levels
+  /// gives them).
+  [[nodiscard]] static constexpr std::uint64_t bits_of(
+      std::pair<std::size_t, std::size_t> levels) noexcept {
+    const std::size_t from = levels.first % per_component;
+    const std::size_t count = levels.second - levels.first;
+    if (count == 0) return 0;
+    const std::uint64_t ones = count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1;
+    return ones << from;
+  }
+
   /// The stored run summaries of a subtree: a summary node's own, or, for a gap (a node without
   /// them), a scan of its blocks into `scratch`; nullptr for no subtree.
   template <class Node>
   [[nodiscard]] const runs_block* runs_of(const Node* n, runs_block& scratch,
-                                          const level_ranges* only = nullptr) const noexcept {
+                                          const level_set* only = nullptr) const noexcept {
     if (n == nullptr) return nullptr;
     if (n->runs != nullptr) return n->runs;
     scan_gap(n, scratch, only);
@@ -249,17 +370,14 @@ class run_levels {
   /// Every component's mixed levels for n's subtree (see mixed_levels), within `only` if
   /// given, or nullopt when no component has one: then nothing stored is read.
   template <class Node>
-  [[nodiscard]] std::optional<level_ranges> all_mixed_levels(
-      const Node& n, const level_ranges* only = nullptr) const noexcept {
-    level_ranges mixed{};
+  [[nodiscard]] std::optional<level_set> all_mixed_levels(
+      const Node& n, const level_set* only = nullptr) const noexcept {
+    level_set mixed{};
     bool any_mixed = false;
     for (std::size_t i = 0; i < components::count; ++i) {
-      mixed[i] = mixed_levels(i, components::get(n.low, i), components::get(n.high, i));
-      if (only != nullptr) {
-        mixed[i].first = std::max(mixed[i].first, (*only)[i].first);
-        mixed[i].second = std::max(mixed[i].first, std::min(mixed[i].second, (*only)[i].second));
-      }
-      any_mixed = any_mixed || mixed[i].first < mixed[i].second;
+      mixed[i] = bits_of(mixed_levels(i, components::get(n.low, i), components::get(n.high, i)));
+      if (only != nullptr) mixed[i] &= (*only)[i];
+      any_mixed = any_mixed || mixed[i] != 0;
     }
     if (!any_mixed) return std::nullopt;
     return mixed;
@@ -283,48 +401,77 @@ class run_levels {
   /// block's, where a run opens or closes; at the others nothing changes. The count of levels
   /// reached is found by stepping from the previous block's over those same levels (a binary
   /// search per block measured as a sixth of the scan's time on append).
+  /// With `only`, the pass covers the levels from the lowest to the highest of them (stepping
+  /// over the levels between is what keeps it one pass).
   template <class Node>
-  void scan_gap(const Node* n, runs_block& out, const level_ranges* only = nullptr) const noexcept {
-    const std::optional<level_ranges> found = all_mixed_levels(*n, only);
-    if (!found) return;  // every level trivial: runs_from reads nothing
-    const level_ranges& mixed = *found;
+  void scan_gap(const Node* n, runs_block& out, const level_set* only = nullptr) const noexcept {
+    // Without levels (fit corners alone) nothing is read: returning at once also leaves the
+    // compiler no access to the empty arrays to warn about (-Warray-bounds at -O3).
+    if constexpr (level_count == 0) return;
+    // The levels to cover, per component: from the lowest to the highest of `only` (or of
+    // every level), unless every block of the gap lies on one side of all of them. A level
+    // there that the gap does not mix costs the pass a step at its first block at most, less
+    // than the two binary searches that find the gap's own mixed levels.
+    level_ranges mixed{};
+    bool any = false;
+    for (std::size_t i = 0; i < components::count; ++i) {
+      const std::size_t base = i * LevelsPerComponent;
+      const std::uint64_t bits =
+          only != nullptr ? (*only)[i] : bits_of({base, base + levels_used_[i]});
+      mixed[i] = {base, base};
+      if (bits == 0) continue;
+      const std::size_t from = base + static_cast<std::size_t>(std::countr_zero(bits));
+      const std::size_t to = base + 64 - static_cast<std::size_t>(std::countl_zero(bits));
+      if (components::get(n->high, i) < thresholds_[from] ||
+          components::get(n->low, i) >= thresholds_[to - 1])
+        continue;  // every block below all of them, or reaching all: runs_from reads nothing
+      mixed[i] = {from, to};
+      any = true;
+    }
+    if (!any) return;
     // Per component, the levels in [from, reached) are reached by the previous block, those in
-    // [reached, to) are not.
+    // [reached, to) are not. It starts as if a block before the first reached every level with
+    // its run open since the first begin: the first block then closes, at the first begin, the
+    // runs of the levels it does not reach, which leaves exactly a block's summary
+    // (run_summary::block) at every level, with no case of its own for the first block.
     std::array<std::size_t, components::count> reached{};
-    bool first = true;
+    for (std::size_t i = 0; i < components::count; ++i) {
+      for (std::size_t level = mixed[i].first; level < mixed[i].second; ++level)
+        out[level] = {runs_type::none, n->first, 0};
+      reached[i] = mixed[i].second;
+    }
     const auto* thresholds = thresholds_.data();
-    // Maintained: no shift pending.
-    free_tree_algorithms<Node, T, C>::for_each_in_order(n, [&](const Node& b, const C&) {
+    auto step = [&](const Node& b) noexcept {
       for (std::size_t i = 0; i < components::count; ++i) {
         const auto [from, to] = mixed[i];
         const component_type value = components::get(b.free, i);
-        if (first) {
-          std::size_t k = from;
-          while (k < to && thresholds[k] <= value) ++k;
-          for (std::size_t level = from; level < k; ++level)
-            out[level] = runs_type::block(b.begin, true);
-          for (std::size_t level = k; level < to; ++level)
-            out[level] = runs_type::block(b.begin, false);
-          reached[i] = k;
-          continue;
-        }
         std::size_t k = reached[i];
         for (; k < to && thresholds[k] <= value; ++k) out[k].trail = b.begin;  // runs open
         for (; k > from && thresholds[k - 1] > value; --k) {
           runs_type& r = out[k - 1];  // its run, open since r.trail, stops here
-          if (r.full()) {
-            r.lead = b.begin;
-          } else {
-            const auto length = static_cast<length_type>(static_cast<length_type>(b.begin) -
-                                                         static_cast<length_type>(r.trail));
-            if (length > r.best) r.best = length;
-          }
+          const bool full = r.full();
+          const auto length = static_cast<length_type>(static_cast<length_type>(b.begin) -
+                                                       static_cast<length_type>(r.trail));
+          r.best = !full && length > r.best ? length : r.best;
+          r.lead = full ? b.begin : r.lead;
           r.trail = runs_type::none;
         }
         reached[i] = k;
       }
-      first = false;
-    });
+    };
+    for_each_block(n, step);
+  }
+
+  /// Visits the blocks of n's subtree in time order. Without the shifts that
+  /// free_tree_algorithms::for_each_in_order carries down: none is pending while the summaries
+  /// are maintained.
+  template <class Node, class Visit>
+  static void for_each_block(const Node* n, Visit& visit) noexcept {
+    while (n != nullptr) {
+      for_each_block(n->left, visit);
+      visit(*n);
+      n = n->right;
+    }
   }
 
   template <class Node>
