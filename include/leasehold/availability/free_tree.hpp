@@ -934,14 +934,15 @@ class free_tree : public detail::profile_types<T, C> {
     if (n == nullptr) return nullptr;
     if (n->runs != nullptr) return &n->runs->corners;
     bool first = true;
-    tree::for_each_in_order(n, [&](const node& b, const C&) {
+    auto append = [&](const node& b) noexcept {
       const auto q = parts_.corner_scale.of(b.free);
       if (first)
         scratch = corners_type::block(q, b.begin);
       else
         scratch.append(q, b.begin, parts_.mode.length_base());
       first = false;
-    });
+    };
+    tree::for_each_unshifted(n, append);  // kept, like the run summaries: no shift pending
     return &scratch;
   }
 

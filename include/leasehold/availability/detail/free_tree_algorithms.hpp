@@ -184,6 +184,18 @@ struct free_tree_algorithms {
     }
   }
 
+  /// Visits the blocks of n's subtree in time order where no shift is pending in it (the
+  /// summaries are maintained), so without the shift arithmetic of for_each_in_order: the walk
+  /// over a gap's blocks that the run summaries and the fit corners make.
+  template <class Visit>
+  static void for_each_unshifted(const Node* n, Visit& visit) noexcept {
+    while (n != nullptr) {
+      for_each_unshifted(n->left, visit);
+      visit(*n);
+      n = n->right;
+    }
+  }
+
   /// Recomputes every stale node of n's subtree once, children first: `recompute(node*,
   /// std::uint8_t marks, const Report& left, const Report& right)` with the marks that made it
   /// stale and what its children's recomputes returned (Report{} for a child that was not

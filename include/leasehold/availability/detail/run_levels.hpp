@@ -459,19 +459,7 @@ class run_levels {
         reached[i] = k;
       }
     };
-    for_each_block(n, step);
-  }
-
-  /// Visits the blocks of n's subtree in time order. Without the shifts that
-  /// free_tree_algorithms::for_each_in_order carries down: none is pending while the summaries
-  /// are maintained.
-  template <class Node, class Visit>
-  static void for_each_block(const Node* n, Visit& visit) noexcept {
-    while (n != nullptr) {
-      for_each_block(n->left, visit);
-      visit(*n);
-      n = n->right;
-    }
+    free_tree_algorithms<Node, T, C>::for_each_unshifted(n, step);
   }
 
   template <class Node>
